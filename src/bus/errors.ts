@@ -1,0 +1,20 @@
+/** A request whose reply did not come in time. */
+export class BusTimeoutError extends Error {
+  override readonly name = 'BusTimeoutError';
+  constructor(
+    readonly requestType: string,
+    readonly replyTypes: readonly string[],
+    readonly timeoutMs: number,
+    readonly correlationId: string,
+  ) {
+    super(`no ${replyTypes.join(' or ')} reply to ${requestType} (${correlationId}) within ${timeoutMs} ms`);
+  }
+}
+
+/** A request sent on a bus that has been closed. */
+export class BusClosedError extends Error {
+  override readonly name = 'BusClosedError';
+  constructor(readonly eventType: string) {
+    super(`the bus is closed: cannot send ${eventType}`);
+  }
+}

@@ -1,0 +1,68 @@
+import { createReadStream } from 'node:fs';
+import type { BusEvent } from './events.js';
+import { isEventType } from './events.js';
+
+/** A line of an event log that is not an event, named by its 1-based number. */
+export class EventLogLineError extends Error {
+  override readonly name = 'EventLogLineError';
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`${file}:${line}: ${reason}`);
+  }
+}
+
+export interface ReadEventLogOptions {
+  /**
+   * Skip a final line that has no newline and does not parse: the tail a
+   * crash cut short. Any other malformed line is still an error.
+   */
+  readonly allowTruncatedTail?: boolean;
+  /** Called with the number of a skipped truncated tail line. */
+  readonly onTruncatedTail?: (line: number) => void;
+}
+
+/** Checks one parsed line; returns why it is not an event, or undefined. */
+function problemWith(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const { type, at } = value as { type?: unknown; at?: unknown };
+  if (!isEventType(type)) return `unknown event type ${JSON.stringify(type)}`;
+  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return 'missing or invalid "at" timestamp';
+  return undefined;
+}
+
+function parseLine(file: string, number: number, text: string): BusEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new EventLogLineError(file, number, `malformed JSON (${(error as Error).message})`);
+  }
+  const problem = problemWith(value);
+  if (problem) throw new EventLogLineError(file, number, problem);
+  return value as BusEvent;
+}
+
+/** Yields the events of a JSONL event log in order, streaming. Blank lines are skipped. */
+export async function* readEventLog(file: string, options: ReadEventLogOptions = {}): AsyncGenerator<BusEvent> {
+  let pending = '';
+  let number = 0;
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' })) {
+    const lines = (pending + (chunk as string)).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      number += 1;
+      if (line.trim() !== '') yield parseLine(file, number, line);
+    }
+  }
+  if (pending.trim() === '') return;
+  number += 1;
+  try {
+    yield parseLine(file, number, pending);
+  } catch (error) {
+    if (!options.allowTruncatedTail) throw error;
+    options.onTruncatedTail?.(number);
+  }
+}

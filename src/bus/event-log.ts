@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import sonicBoom, { type SonicBoom as SonicBoomInstance } from 'sonic-boom';
+import type { Subscription } from 'rxjs';
+import type { Bus } from './bus.js';
+
+// sonic-boom is CommonJS: Node hands its constructor over as the default export, which its types do not say.
+const SonicBoom = sonicBoom as unknown as typeof SonicBoomInstance;
+
+export interface EventLogOptions {
+  /** Bytes buffered before a write; the most a crash can lose besides `flushIntervalMs`. */
+  readonly bufferBytes?: number;
+  /** How often a quiet buffer is written anyway. */
+  readonly flushIntervalMs?: number;
+}
+
+/**
+ * Appends every bus event to a JSONL file, one event a line. Writes are
+ * buffered (sonic-boom, pino's writer) and whole lines only are queued, so a
+ * crash loses at most the unwritten tail and never touches earlier lines.
+ */
+export class EventLog {
+  private readonly stream: SonicBoomInstance;
+  private readonly subscription: Subscription;
+  private readonly ready: Promise<void>;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    bus: Bus,
+    readonly file: string,
+    options: EventLogOptions = {},
+  ) {
+    const bufferBytes = options.bufferBytes ?? 8 * 1024;
+    this.stream = new SonicBoom({
+      dest: file,
+      append: true,
+      mkdir: true,
+      minLength: bufferBytes,
+      maxWrite: Math.max(16 * 1024, bufferBytes * 2),
+      periodicFlush: options.flushIntervalMs ?? 1000,
+    });
+    // A file that cannot be opened must fail loudly, not crash the process later.
+    this.ready = Promise.race([
+      once(this.stream, 'ready').then(() => undefined),
+      once(this.stream, 'error').then(([error]) => Promise.reject(error as Error)),
+    ]);
+    this.ready.catch(() => undefined);
+    this.subscription = bus.all().subscribe((event) => {
+      this.stream.write(`${JSON.stringify(event)}\n`);
+    });
+  }
+
+  /** Resolves once the file is open; rejects when it cannot be. */
+  opened(): Promise<void> {
+    return this.ready;
+  }
+
+  /** Writes the buffer now, blocking; for the last moments before `process.exit`. */
+  flushSync(): void {
+    try {
+      this.stream.flushSync();
+    } catch {
+      // Not open yet or already closed: nothing buffered can be written.
+    }
+  }
+
+  /** Stops listening, writes what is buffered and closes the file. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.subscription.unsubscribe();
+      const opened = await this.ready.then(
+        () => true,
+        () => false,
+      );
+      if (!opened) return;
+      const closed = once(this.stream, 'close');
+      this.stream.end();
+      await closed;
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The event catalogue: every message that crosses the bus. Each event is a
+ * plain, JSON-serialisable object, discriminated on `type` and stamped with an
+ * ISO 8601 `at`. Requests and their replies share a `correlationId`.
+ *
+ * The boundary with the HTTP layer is `chat.*` and `status.*`; the rest is
+ * how the actors talk to one another, and what a replay folds over.
+ */
+import type { AvatarShape, EmotionName, Emotions, Sentiment } from '../emotions/emotions.js';
+
+interface Stamped<T extends string> {
+  readonly type: T;
+  /** ISO 8601 time the bus accepted the event. */
+  readonly at: string;
+}
+
+interface Correlated {
+  readonly correlationId: string;
+}
+
+/** Phases of the system machine, as clients see them (`failed` ends the process). */
+export type SystemPhase = 'initializing' | 'ready' | 'keyMissing' | 'failed';
+
+/** The parts the system machine starts; the first four are seed 000's critical components. */
+export type ComponentName =
+  | 'memoryStore'
+  | 'sentimentAnalyzer'
+  | 'primaryProvider'
+  | 'secondaryProvider'
+  | 'persistence'
+  | 'chat'
+  | 'dialogue'
+  | 'avatar'
+  | 'drift';
+
+/** Signed changes applied to each emotion by one drift tick. */
+export type EmotionDeltas = Readonly<Record<EmotionName, number>>;
+
+// ── system ──────────────────────────────────────────────────────────────────
+export interface SystemPhaseChanged extends Stamped<'system.phase.changed'> {
+  readonly phase: SystemPhase;
+  /** Set when the phase is `failed`: the component that failed and why. */
+  readonly component?: ComponentName;
+  readonly reason?: string;
+}
+
+export interface ComponentReady extends Stamped<'system.component.ready'> {
+  readonly component: ComponentName;
+  readonly detail?: string;
+}
+
+export interface ComponentFailed extends Stamped<'system.component.failed'> {
+  readonly component: ComponentName;
+  readonly reason: string;
+}
+
+// ── chat (HTTP boundary) ────────────────────────────────────────────────────
+export interface ChatRequested extends Stamped<'chat.requested'>, Correlated {
+  readonly message: string;
+}
+
+export interface ChatReplied extends Stamped<'chat.replied'>, Correlated {
+  readonly response: string;
+  readonly avatarShape: AvatarShape;
+  /** Unrounded; the HTTP layer rounds. */
+  readonly emotions: Emotions;
+}
+
+/** Why a chat request got no reply: the system's phase, or the provider failing. */
+export type ChatRejection = 'initializing' | 'missing_llm_key' | 'provider_failed' | 'unavailable';
+
+export interface ChatRejected extends Stamped<'chat.rejected'>, Correlated {
+  readonly reason: ChatRejection;
+  readonly error: string;
+}
+
+// ── status (HTTP boundary) ──────────────────────────────────────────────────
+export interface StatusRequested extends Stamped<'status.requested'>, Correlated {}
+
+/** Everything the read-only endpoints show, answered in every phase. */
+export interface StatusReported extends Stamped<'status.reported'>, Correlated {
+  readonly phase: SystemPhase;
+  readonly emotions: Emotions;
+  readonly avatarShape: AvatarShape;
+  readonly sentiment: Sentiment;
+  /** ISO 8601 time the avatar state last changed. */
+  readonly lastUpdated: string;
+}
+
+// ── emotions, sentiment, avatar ─────────────────────────────────────────────
+export interface EmotionsLoaded extends Stamped<'emotions.loaded'> {
+  readonly emotions: Emotions;
+  readonly source: 'file' | 'defaults';
+}
+
+export interface SentimentAnalyzed extends Stamped<'sentiment.analyzed'>, Correlated {
+  readonly sentiment: Sentiment;
+  /** The analyser's raw score (AFINN sum), kept for the log. */
+  readonly score: number;
+}
+
+/** One random drift tick; carries its deltas so that a replay applies the same change. */
+export interface EmotionsDrifted extends Stamped<'emotions.drifted'> {
+  readonly deltas: EmotionDeltas;
+}
+
+export interface EmotionsChanged extends Stamped<'emotions.changed'> {
+  readonly emotions: Emotions;
+  readonly cause: 'loaded' | 'chat' | 'drift';
+  readonly correlationId?: string;
+}
+
+export interface AvatarChanged extends Stamped<'avatar.changed'> {
+  readonly avatarShape: AvatarShape;
+  readonly sentiment: Sentiment;
+  readonly lastUpdated: string;
+}
+
+// ── dialogue and persistence ────────────────────────────────────────────────
+export interface DialogueReplied extends Stamped<'dialogue.replied'>, Correlated {
+  readonly response: string;
+}
+
+export interface DialogueFailed extends Stamped<'dialogue.failed'>, Correlated {
+  readonly reason: string;
+}
+
+export interface PersistenceSaved extends Stamped<'persistence.saved'> {
+  readonly file: string;
+}
+
+export interface PersistenceFailed extends Stamped<'persistence.failed'> {
+  readonly file: string;
+  readonly reason: string;
+}
+
+export type BusEvent =
+  | SystemPhaseChanged
+  | ComponentReady
+  | ComponentFailed
+  | ChatRequested
+  | ChatReplied
+  | ChatRejected
+  | StatusRequested
+  | StatusReported
+  | EmotionsLoaded
+  | SentimentAnalyzed
+  | EmotionsDrifted
+  | EmotionsChanged
+  | AvatarChanged
+  | DialogueReplied
+  | DialogueFailed
+  | PersistenceSaved
+  | PersistenceFailed;
+
+export type EventType = BusEvent['type'];
+export type EventOf<T extends EventType> = Extract<BusEvent, { readonly type: T }>;
+
+/** An event as a publisher writes it: the bus stamps `at` when it is absent. */
+export type EventInput = BusEvent extends infer E
+  ? E extends BusEvent
+    ? Omit<E, 'at'> & { readonly at?: string }
+    : never
+  : never;
+
+/** Every type in the catalogue; the `Record` makes the compiler keep it complete. */
+const EVENT_TYPE_TABLE: Record<EventType, true> = {
+  'system.phase.changed': true,
+  'system.component.ready': true,
+  'system.component.failed': true,
+  'chat.requested': true,
+  'chat.replied': true,
+  'chat.rejected': true,
+  'status.requested': true,
+  'status.reported': true,
+  'emotions.loaded': true,
+  'sentiment.analyzed': true,
+  'emotions.drifted': true,
+  'emotions.changed': true,
+  'avatar.changed': true,
+  'dialogue.replied': true,
+  'dialogue.failed': true,
+  'persistence.saved': true,
+  'persistence.failed': true,
+};
+
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_TABLE) as readonly EventType[];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && Object.hasOwn(EVENT_TYPE_TABLE, value);
+}

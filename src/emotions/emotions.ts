@@ -1,0 +1,23 @@
+/** The five emotions of the avatar, in the order the page draws their bars. */
+export const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'] as const;
+
+export type EmotionName = (typeof EMOTION_NAMES)[number];
+
+/** Each value lies in 0..1; stored unrounded, rounded to 2 decimals only in responses. */
+export type Emotions = Readonly<Record<EmotionName, number>>;
+
+/** Circle: default or neutral; Triangle: high energy or active; Square: stable or grounded. */
+export const AVATAR_SHAPES = ['Circle', 'Triangle', 'Square'] as const;
+export type AvatarShape = (typeof AVATAR_SHAPES)[number];
+
+export const SENTIMENT_LABELS = ['positive', 'negative', 'neutral'] as const;
+export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
+
+/** The sentiment of the last analysed user message, as `GET /api/avatar` reports it. */
+export interface Sentiment {
+  readonly sentiment: SentimentLabel;
+  /** Share of the message's scored weight that is positive, 0..1. */
+  readonly positive: number;
+  /** Share of the message's scored weight that is negative, 0..1. */
+  readonly negative: number;
+}

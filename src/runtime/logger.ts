@@ -1,0 +1,51 @@
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Paths pino blanks out wherever they occur in a log object, so keys, tokens
+ * and secrets never reach a log line.
+ */
+export const REDACTED_PATHS = [
+  'apiKey',
+  '*.apiKey',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'webhookSecret',
+  '*.webhookSecret',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'headers["x-webhook-secret"]',
+  '*.headers["x-webhook-secret"]',
+  'headers.cookie',
+  '*.headers.cookie',
+];
+
+/** `DEBUG` is on unless it says `0` or `false` (seed 000: debug mode is on by default). */
+export function isDebugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.DEBUG?.trim().toLowerCase();
+  return !(value === '0' || value === 'false');
+}
+
+export interface LoggerOptions {
+  readonly name?: string;
+  readonly debug?: boolean;
+  /** Human-readable output through pino-pretty; defaults to whether stdout is a terminal. */
+  readonly pretty?: boolean;
+  /** Where lines go instead of stdout (tests pass a stream to read them back). */
+  readonly destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = (options.debug ?? isDebugEnabled()) ? 'debug' : 'info';
+  const base = { name: options.name ?? 'emotion-hub', level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  if (options.destination) return pino(base, options.destination);
+  if (options.pretty ?? process.stdout.isTTY === true) {
+    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } });
+  }
+  return pino(base);
+}

@@ -1,0 +1,143 @@
+import t from 'tap';
+import { Bus } from '../../src/bus/bus.js';
+import { BusClosedError, BusTimeoutError } from '../../src/bus/errors.js';
+import type { BusEvent } from '../../src/bus/events.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+
+const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
+
+/** Subscriptions currently held on the bus's per-type subjects (internal, for leak checks). */
+function observerCount(bus: Bus, type: string): number {
+  const subjects = (bus as unknown as { byType: Map<string, { observers: unknown[] }> }).byType;
+  return subjects.get(type)?.observers.length ?? 0;
+}
+
+t.test('publish stamps `at` from the injected clock and keeps a given one', (t) => {
+  const clock = fixedClock('2026-11-21T10:00:00.000Z');
+  const bus = new Bus({ clock });
+  const seen: BusEvent[] = [];
+  bus.all().subscribe((event) => seen.push(event));
+  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  clock.advance(1500);
+  bus.publish({ type: 'emotions.drifted', deltas: emotions, at: '2020-01-01T00:00:00.000Z' });
+  t.equal(seen[0]?.at, '2026-11-21T10:00:00.000Z');
+  t.equal(seen[1]?.at, '2020-01-01T00:00:00.000Z');
+  t.end();
+});
+
+t.test('on(type) sees only that type, typed', (t) => {
+  const bus = new Bus();
+  const loaded: string[] = [];
+  bus.on('emotions.loaded').subscribe((event) => loaded.push(event.source));
+  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  bus.publish({ type: 'emotions.loaded', emotions, source: 'file' });
+  t.same(loaded, ['file']);
+  t.end();
+});
+
+t.test('events published during delivery wait their turn: one global order for everyone', (t) => {
+  const bus = new Bus();
+  const first: string[] = [];
+  const second: string[] = [];
+  bus.all().subscribe((event) => {
+    first.push(event.type);
+    if (event.type === 'chat.requested') bus.publish({ type: 'dialogue.replied', correlationId: 'c1', response: 'hi' });
+  });
+  bus.all().subscribe((event) => second.push(event.type));
+  bus.publish({ type: 'chat.requested', correlationId: 'c1', message: 'hello' });
+  bus.publish({ type: 'status.requested', correlationId: 'c2' });
+  const expected = ['chat.requested', 'dialogue.replied', 'status.requested'];
+  t.same(first, expected);
+  t.same(second, expected, 'a later subscriber sees the same order, not the nested one first');
+  t.end();
+});
+
+t.test('request resolves with the reply that carries its correlation id', async (t) => {
+  const bus = new Bus();
+  bus.on('status.requested').subscribe((request) => {
+    bus.publish({
+      type: 'status.reported',
+      correlationId: 'someone-else',
+      phase: 'failed',
+      emotions,
+      avatarShape: 'Square',
+      sentiment: { sentiment: 'negative', positive: 0, negative: 1 },
+      lastUpdated: request.at,
+    });
+    bus.publish({
+      type: 'status.reported',
+      correlationId: request.correlationId,
+      phase: 'ready',
+      emotions,
+      avatarShape: 'Circle',
+      sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
+      lastUpdated: request.at,
+    });
+  });
+  const reply = await bus.request({ type: 'status.requested' }, 'status.reported', 1000);
+  t.equal(reply.phase, 'ready');
+  t.equal(observerCount(bus, 'status.reported'), 0, 'the reply subscription is released');
+});
+
+t.test('request accepts several reply types and keeps a given correlation id', async (t) => {
+  const bus = new Bus();
+  bus.on('chat.requested').subscribe((request) => {
+    bus.publish({ type: 'chat.rejected', correlationId: request.correlationId, reason: 'initializing', error: 'not yet' });
+  });
+  const reply = await bus.request(
+    { type: 'chat.requested', correlationId: 'fixed-id', message: 'hi' },
+    ['chat.replied', 'chat.rejected'],
+    1000,
+  );
+  t.equal(reply.type, 'chat.rejected');
+  t.equal(reply.correlationId, 'fixed-id');
+  t.equal(observerCount(bus, 'chat.replied'), 0);
+  t.equal(observerCount(bus, 'chat.rejected'), 0);
+});
+
+t.test('concurrent requests each get their own reply, whatever the order of replies', async (t) => {
+  const bus = new Bus();
+  const pending: string[] = [];
+  bus.on('chat.requested').subscribe((request) => pending.push(request.correlationId));
+  const requests = ['one', 'two', 'three'].map((message) =>
+    bus.request({ type: 'chat.requested', message }, 'chat.replied', 1000),
+  );
+  const messages = new Map<string, string>();
+  bus.on('chat.requested').subscribe(() => undefined);
+  // Reply in reverse order, echoing each request's message through its id.
+  const ids = [...pending];
+  ids.forEach((id, index) => messages.set(id, ['one', 'two', 'three'][index] ?? ''));
+  for (const id of ids.reverse()) {
+    bus.publish({
+      type: 'chat.replied',
+      correlationId: id,
+      response: `echo ${messages.get(id)}`,
+      avatarShape: 'Circle',
+      emotions,
+    });
+  }
+  const replies = await Promise.all(requests);
+  t.same(
+    replies.map((reply) => reply.response),
+    ['echo one', 'echo two', 'echo three'],
+  );
+});
+
+t.test('a request with no reply rejects with a timeout error and leaks no subscription', async (t) => {
+  const bus = new Bus();
+  const error = await bus.request({ type: 'status.requested' }, 'status.reported', 20).catch((e: unknown) => e);
+  t.type(error, BusTimeoutError);
+  t.match((error as Error).message, /no status\.reported reply to status\.requested .* within 20 ms/);
+  t.equal(observerCount(bus, 'status.reported'), 0);
+});
+
+t.test('a closed bus refuses to publish and rejects requests', async (t) => {
+  const bus = new Bus();
+  let completed = false;
+  bus.all().subscribe({ complete: () => (completed = true) });
+  bus.close();
+  bus.close();
+  t.ok(completed);
+  t.throws(() => bus.publish({ type: 'emotions.drifted', deltas: emotions }), BusClosedError);
+  await t.rejects(bus.request({ type: 'status.requested' }, 'status.reported', 1000), BusClosedError);
+});

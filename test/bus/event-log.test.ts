@@ -1,0 +1,94 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { Bus } from '../../src/bus/bus.js';
+import { EventLog } from '../../src/bus/event-log.js';
+import { EventLogLineError, readEventLog } from '../../src/bus/event-log-reader.js';
+import type { BusEvent } from '../../src/bus/events.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+
+const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
+
+async function collect(file: string, options = {}): Promise<BusEvent[]> {
+  const events: BusEvent[] = [];
+  for await (const event of readEventLog(file, options)) events.push(event);
+  return events;
+}
+
+t.test('every published event round-trips through the log, in order', async (t) => {
+  const dir = t.testdir();
+  const file = join(dir, 'logs', 'events.jsonl');
+  const bus = new Bus({ clock: fixedClock('2026-11-21T12:00:00.000Z') });
+  const log = new EventLog(bus, file);
+  await log.opened();
+  const published = [
+    bus.publish({ type: 'emotions.loaded', emotions, source: 'defaults' }),
+    bus.publish({ type: 'chat.requested', correlationId: 'a', message: 'I love this "quoted" line\nand a newline' }),
+    bus.publish({ type: 'emotions.drifted', deltas: { ...emotions, joy: -0.01 } }),
+  ];
+  await log.close();
+  await log.close();
+  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  t.same(await collect(file), published, 'events after close are not written');
+  t.equal(readFileSync(file, 'utf8').split('\n').length, 4, 'one line per event plus the final newline');
+});
+
+t.test('the log appends to an existing file and flushSync writes the buffer at once', async (t) => {
+  const file = join(t.testdir({ 'events.jsonl': '' }), 'events.jsonl');
+  const bus = new Bus();
+  const first = new EventLog(bus, file, { bufferBytes: 1 << 20, flushIntervalMs: 60_000 });
+  await first.opened();
+  bus.publish({ type: 'status.requested', correlationId: 'x' });
+  t.equal(readFileSync(file, 'utf8'), '', 'still buffered');
+  first.flushSync();
+  t.equal(readFileSync(file, 'utf8').split('\n').filter(Boolean).length, 1);
+  await first.close();
+  const second = new EventLog(bus, file);
+  bus.publish({ type: 'status.requested', correlationId: 'y' });
+  await second.close();
+  t.same(
+    (await collect(file)).map((event) => (event as { correlationId: string }).correlationId),
+    ['x', 'y'],
+  );
+});
+
+t.test('a log file that cannot be opened is reported, not thrown later', async (t) => {
+  const dir = t.testdir({ 'a-file': 'x' });
+  const bus = new Bus();
+  const log = new EventLog(bus, join(dir, 'a-file', 'events.jsonl'));
+  await t.rejects(log.opened());
+  log.flushSync();
+  await log.close();
+});
+
+t.test('the reader names the malformed line by its number', async (t) => {
+  const dir = t.testdir();
+  const cases: Array<[string, string, RegExp]> = [
+    ['bad-json', '{"type":"status.requested","correlationId":"a","at":"2026-11-21T00:00:00.000Z"}\n{nope\n', /:2: malformed JSON/],
+    ['unknown', '\n{"type":"system.exploded","at":"2026-11-21T00:00:00.000Z"}\n', /:2: unknown event type "system.exploded"/],
+    ['no-at', '{"type":"status.requested","correlationId":"a"}\n', /:1: missing or invalid "at"/],
+    ['array', '[1,2]\n', /:1: not a JSON object/],
+  ];
+  for (const [name, text, pattern] of cases) {
+    const file = join(dir, `${name}.jsonl`);
+    writeFileSync(file, text);
+    const error = await collect(file).catch((e: unknown) => e);
+    t.type(error, EventLogLineError, name);
+    t.match((error as Error).message, pattern, name);
+  }
+});
+
+t.test('a crash-truncated last line is an error unless the caller allows it', async (t) => {
+  const file = join(t.testdir(), 'crashed.jsonl');
+  const whole = '{"type":"status.requested","correlationId":"a","at":"2026-11-21T00:00:00.000Z"}\n';
+  writeFileSync(file, whole);
+  appendFileSync(file, '{"type":"status.requested","corr');
+  const error = await collect(file).catch((e: unknown) => e);
+  t.match(error, { line: 2 });
+  const skipped: number[] = [];
+  const events = await collect(file, { allowTruncatedTail: true, onTruncatedTail: (line: number) => skipped.push(line) });
+  t.equal(events.length, 1);
+  t.same(skipped, [2]);
+  writeFileSync(file, whole.trimEnd());
+  t.equal((await collect(file)).length, 1, 'a complete last line without newline is fine');
+});
