@@ -1,0 +1,68 @@
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { join } from 'node:path';
+import type { Bus } from '../bus/bus.js';
+import type { ChatConfig } from '../config/chat-config.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { installErrorHandling } from './error-handler.js';
+import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
+import { DebugRequestLogging } from './request-logging.js';
+import { avatarRoutes } from './routes/avatar.js';
+import { chatRoutes } from './routes/chat.js';
+import { pageRoutes } from './routes/pages.js';
+import { systemStatusRoutes } from './routes/system-status.js';
+import { SystemClient, type SystemTimeouts } from './system-client.js';
+
+/** The page polls `GET /api/avatar` this often (seed 000). */
+export const POLL_INTERVAL_MS = 1000;
+
+export interface AppOptions {
+  readonly bus: Bus;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'>;
+  /** Defaults: status 2 s; chat = two provider calls and a margin. */
+  readonly timeouts?: Partial<SystemTimeouts>;
+  /** Defaults to the templates in public/. */
+  readonly pages?: PageRenderer;
+  /** Folder of the page's assets, served under /assets/. */
+  readonly assetsDir?: string;
+}
+
+/** Room for the longest message in UTF-8 (4 bytes a character at worst) and its JSON around it. */
+export function bodyLimitFor(maxMessageLength: number): number {
+  return maxMessageLength * 4 + 16 * 1024;
+}
+
+/** The chat service's HTTP app, not yet listening; everything it uses is injected. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { bus, clock, logger, config } = options;
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new DebugRequestLogging(),
+    bodyLimit: bodyLimitFor(config.maxMessageLength),
+    // A number is not a message: schemas validate types as written.
+    ajv: { customOptions: { coerceTypes: false } },
+  }) as unknown as FastifyInstance;
+  const system = new SystemClient(bus, {
+    statusMs: options.timeouts?.statusMs ?? 2000,
+    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs * 2 + 5000,
+  });
+  const pages =
+    options.pages ??
+    createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: POLL_INTERVAL_MS } });
+
+  installErrorHandling(app);
+  await app.register(fastifyStatic, {
+    root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
+    prefix: '/assets/',
+    index: false,
+    decorateReply: false,
+  });
+  await app.register(pageRoutes, { pages });
+  await app.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
+  await app.register(avatarRoutes, { system });
+  await app.register(systemStatusRoutes, { system, clock });
+  return app;
+}

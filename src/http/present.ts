@@ -1,0 +1,106 @@
+/**
+ * Pure mappings from the system's bus replies to seed 000's response bodies.
+ * The phase names of the system machine become the seed's status strings here
+ * and nowhere else.
+ */
+import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js';
+import { roundEmotions, roundSentiment } from './round.js';
+
+/** The seed's `status` string for a phase, as the avatar, availability and chat endpoints say it. */
+export function statusOf(phase: SystemPhase): 'ready' | 'initializing' | 'missing_llm_key' | 'error' {
+  switch (phase) {
+    case 'ready':
+      return 'ready';
+    case 'initializing':
+      return 'initializing';
+    case 'keyMissing':
+      return 'missing_llm_key';
+    case 'failed':
+      return 'error';
+  }
+}
+
+export const ERROR_PAGE = '/error';
+
+/** `GET /api/avatar`: answered in every phase, so the page can keep polling it. */
+export function avatarBody(status: StatusReported) {
+  return {
+    avatar_shape: status.avatarShape,
+    emotions: roundEmotions(status.emotions),
+    sentiment: roundSentiment(status.sentiment),
+    is_initialized: status.phase === 'ready',
+    last_updated: status.lastUpdated,
+    status: statusOf(status.phase),
+  };
+}
+
+/** `GET /status`. */
+export function statusBody(status: StatusReported) {
+  return {
+    is_initialized: status.phase === 'ready',
+    initializing: status.phase === 'initializing',
+    emotions: roundEmotions(status.emotions),
+    avatar_shape: status.avatarShape,
+    missing_llm_key: status.phase === 'keyMissing',
+  };
+}
+
+/** `GET /api/is_initialized`: the page's startup poll; the key-missing case says `missing_api_key`, as the seed does. */
+export function isInitializedBody(phase: SystemPhase) {
+  switch (phase) {
+    case 'ready':
+      return { is_initialized: true, initializing: false, missing_llm_key: false, status: 'ready' };
+    case 'initializing':
+      return {
+        is_initialized: false,
+        initializing: true,
+        missing_llm_key: false,
+        status: 'initializing',
+        message: 'The system is still initializing. Please wait.',
+      };
+    case 'keyMissing':
+      return {
+        is_initialized: false,
+        initializing: false,
+        missing_llm_key: true,
+        error_page: ERROR_PAGE,
+        status: 'missing_api_key',
+        message: 'The language model API key (LLM_API_KEY) is missing.',
+      };
+    case 'failed':
+      return unreachableSystemBody('The system failed to initialize.');
+  }
+}
+
+/** `GET /api/is_initialized` when the system failed or does not answer: still 200, pointing at the error page. */
+export function unreachableSystemBody(error: string) {
+  return {
+    is_initialized: false,
+    initializing: false,
+    missing_llm_key: false,
+    error_page: ERROR_PAGE,
+    status: 'error',
+    error,
+  };
+}
+
+/** `GET /api/availability`; `available` false goes out with 503. */
+export function availabilityBody(phase: SystemPhase) {
+  if (phase === 'ready') return { available: true, is_initialized: true, status: 'ready' };
+  const message = {
+    initializing: 'The system is still initializing. Please try again in a moment.',
+    keyMissing: 'The language model API key (LLM_API_KEY) is missing: chat is unavailable.',
+    failed: 'The system failed to initialize.',
+  }[phase];
+  return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
+}
+
+/** `POST /api/chat` success. */
+export function chatBody(reply: ChatReplied) {
+  return {
+    response: reply.response,
+    avatar_shape: reply.avatarShape,
+    emotions: roundEmotions(reply.emotions),
+    is_initialized: true,
+  };
+}

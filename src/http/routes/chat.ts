@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { BusTimeoutError } from '../../bus/errors.js';
+import type { ChatRejection } from '../../bus/events.js';
+import { HttpError, httpError, type HttpErrorCode } from '../errors.js';
+import { chatBody } from '../present.js';
+import type { SystemClient } from '../system-client.js';
+
+export interface ChatRoutesOptions {
+  readonly system: SystemClient;
+  readonly maxMessageLength: number;
+}
+
+/**
+ * A body that could not be read as JSON. The parser keeps the problem instead
+ * of failing, so that the state check (503) still comes before any input
+ * error (400, 415), whatever the body.
+ */
+class UnreadableBody {
+  constructor(readonly error: HttpError) {}
+}
+
+const REJECTIONS: Record<ChatRejection, HttpErrorCode> = {
+  initializing: 'NOT_INITIALIZED',
+  missing_llm_key: 'MISSING_LLM_KEY',
+  provider_failed: 'PROVIDER_FAILED',
+  unavailable: 'CHAT_UNAVAILABLE',
+};
+
+/** Throws the 503 of seed 000 unless the system is ready to chat. */
+async function assertReady(system: SystemClient): Promise<void> {
+  const status = await system.status().catch((cause: unknown) => {
+    throw httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
+  });
+  if (status.phase === 'initializing') throw httpError('NOT_INITIALIZED');
+  if (status.phase === 'keyMissing') throw httpError('MISSING_LLM_KEY');
+  if (status.phase === 'failed') throw httpError('CHAT_UNAVAILABLE');
+}
+
+export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/(?:[\w.-]+\+)?json(?:;|$)/, { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, (error, value) =>
+      done(null, error ? new UnreadableBody(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`)) : value),
+    );
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) =>
+    done(null, new UnreadableBody(httpError('UNSUPPORTED_MEDIA_TYPE'))),
+  );
+
+  app.post(
+    '/api/chat',
+    {
+      schema: {
+        // `\S`: an empty or blank message is no message. Types are not coerced (see app.ts): 5 is not "5".
+        body: Type.Object({ message: Type.String({ pattern: '\\S', maxLength: maxMessageLength }) }),
+      },
+      attachValidation: true,
+      preValidation: async (request: FastifyRequest) => {
+        await assertReady(system);
+        if (request.body instanceof UnreadableBody) throw request.body.error;
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        const tooLong = request.validationError.validation.some(
+          (problem: { keyword: string; instancePath: string }) => problem.keyword === 'maxLength' && problem.instancePath === '/message',
+        );
+        throw tooLong
+          ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`)
+          : httpError('NO_MESSAGE');
+      }
+      const answer = await system.chat(request.body.message).catch((cause: unknown) => {
+        if (cause instanceof BusTimeoutError) throw httpError('CHAT_TIMEOUT', undefined, cause);
+        throw httpError('CHAT_UNAVAILABLE', undefined, cause);
+      });
+      if (answer.type === 'chat.rejected') throw httpError(REJECTIONS[answer.reason], undefined, answer.error);
+      return reply.send(chatBody(answer));
+    },
+  );
+};

@@ -1,0 +1,18 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { httpError } from '../errors.js';
+import type { PageName, PageRenderer } from '../page-renderer.js';
+
+export interface PageRoutesOptions {
+  readonly pages: PageRenderer;
+}
+
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages }) => {
+  const page = (name: PageName) => async (_request: unknown, reply: FastifyReply) => {
+    const html = await pages.render(name).catch((cause: unknown) => {
+      throw httpError('PAGE_FAILED', undefined, cause);
+    });
+    return reply.type('text/html; charset=utf-8').send(html);
+  };
+  app.get('/', page('index'));
+  app.get('/error', page('error'));
+};

@@ -1,0 +1,70 @@
+import type { Subscription } from 'rxjs';
+import type { Bus } from '../../src/bus/bus.js';
+import type { ChatRejection, SystemPhase } from '../../src/bus/events.js';
+import type { AvatarShape, Emotions, Sentiment } from '../../src/emotions/emotions.js';
+
+/** What the fake does with the next chat request. */
+export type ChatBehaviour =
+  | { readonly kind: 'reply'; readonly response: string; readonly emotions?: Emotions; readonly avatarShape?: AvatarShape }
+  | { readonly kind: 'reject'; readonly reason: ChatRejection; readonly error: string }
+  | { readonly kind: 'silent' };
+
+/**
+ * A stand-in for the actor system at its bus boundary: it answers
+ * `status.requested` and `chat.requested` the way the real one does, from
+ * state the test sets. It is the routes' isolation test support.
+ */
+export class FakeSystem {
+  phase: SystemPhase = 'ready';
+  emotions: Emotions = { joy: 0.5, sadness: 0.123, anger: 0.1, fear: 0.1, curiosity: 0.456 };
+  avatarShape: AvatarShape = 'Circle';
+  sentiment: Sentiment = { sentiment: 'neutral', positive: 0, negative: 0 };
+  lastUpdated = '2026-11-21T10:00:00.000Z';
+  /** Set false to leave status requests unanswered (a stuck system). */
+  answersStatus = true;
+  chatBehaviour: ChatBehaviour = { kind: 'reply', response: 'Hello there!' };
+  /** The messages that reached the system, in order. */
+  readonly messages: string[] = [];
+  private readonly subscriptions: Subscription[];
+
+  constructor(private readonly bus: Bus) {
+    this.subscriptions = [
+      bus.on('status.requested').subscribe(({ correlationId }) => {
+        if (!this.answersStatus) return;
+        bus.publish({
+          type: 'status.reported',
+          correlationId,
+          phase: this.phase,
+          emotions: this.emotions,
+          avatarShape: this.avatarShape,
+          sentiment: this.sentiment,
+          lastUpdated: this.lastUpdated,
+        });
+      }),
+      bus.on('chat.requested').subscribe(({ correlationId, message }) => this.answerChat(correlationId, message)),
+    ];
+  }
+
+  stop(): void {
+    this.subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }
+
+  private answerChat(correlationId: string, message: string): void {
+    this.messages.push(message);
+    const behaviour = this.chatBehaviour;
+    if (behaviour.kind === 'silent') return;
+    if (behaviour.kind === 'reject') {
+      this.bus.publish({ type: 'chat.rejected', correlationId, reason: behaviour.reason, error: behaviour.error });
+      return;
+    }
+    if (behaviour.emotions) this.emotions = behaviour.emotions;
+    if (behaviour.avatarShape) this.avatarShape = behaviour.avatarShape;
+    this.bus.publish({
+      type: 'chat.replied',
+      correlationId,
+      response: behaviour.response,
+      avatarShape: this.avatarShape,
+      emotions: this.emotions,
+    });
+  }
+}

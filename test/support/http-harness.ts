@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { PassThrough } from 'node:stream';
+import { Bus } from '../../src/bus/bus.js';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { FakeSystem } from './fake-system.js';
+
+export const NOW = '2026-11-21T10:00:00.000Z';
+
+export interface Harness {
+  readonly app: FastifyInstance;
+  readonly bus: Bus;
+  readonly system: FakeSystem;
+  /** Every log line the app wrote, parsed. */
+  readonly logs: () => Array<Record<string, unknown>>;
+}
+
+/** The real app over a bus answered by the fake system, with tiny timeouts and a captured log. */
+export async function harness(
+  t: { teardown(fn: () => unknown): void },
+  overrides: Partial<AppOptions> = {},
+): Promise<Harness> {
+  const bus = new Bus({ clock: fixedClock(NOW) });
+  const system = new FakeSystem(bus);
+  const sink = new PassThrough();
+  let written = '';
+  sink.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  const app = await buildApp({
+    bus,
+    clock: fixedClock(NOW),
+    logger: createLogger({ debug: true, destination: sink }),
+    config: { maxMessageLength: 50, providerTimeoutMs: 50 },
+    timeouts: { statusMs: 30, chatMs: 60 },
+    ...overrides,
+  });
+  t.teardown(async () => {
+    await app.close();
+    system.stop();
+    bus.close();
+  });
+  const logs = () =>
+    written
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { app, bus, system, logs };
+}
+
+/** A POST /api/chat with a JSON body. */
+export function chat(app: FastifyInstance, payload: unknown) {
+  return app.inject({ method: 'POST', url: '/api/chat', payload: payload as object });
+}
