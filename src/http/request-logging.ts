@@ -13,8 +13,4 @@ export class DebugRequestLogging extends LogController {
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     request.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
-
-  override routeNotFound(request: FastifyRequest): void {
-    request.log.debug(`route ${request.method} ${request.url} not found`);
-  }
 }
