@@ -26,6 +26,8 @@ export interface AppOptions {
   readonly timeouts?: Partial<SystemTimeouts>;
   /** Defaults to the templates in public/. */
   readonly pages?: PageRenderer;
+  /** How often the page polls; seed 000 says every second, tests go faster. */
+  readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
 }
@@ -51,7 +53,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const pages =
     options.pages ??
-    createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: POLL_INTERVAL_MS } });
+    createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS } });
 
   installErrorHandling(app);
   await app.register(fastifyStatic, {

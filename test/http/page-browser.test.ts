@@ -1,0 +1,126 @@
+import t from 'tap';
+import { mkdirSync } from 'node:fs';
+import { launchChromium } from '../support/browser.js';
+import { harness } from '../support/http-harness.js';
+
+// A real headless Chromium against the real app on an ephemeral port, with the fake system behind the bus.
+const OUTPUT = 'test-output';
+
+async function served(t: Parameters<typeof harness>[0]) {
+  const setup = await harness(t, { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 2000 } });
+  const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
+  return { ...setup, address };
+}
+
+const barWidth = (id: string) => `document.getElementById('${id}').style.width`;
+
+t.test('the page waits for initialization, chats, shows replies as text and moves the bars', async (t) => {
+  const { system, address } = await served(t);
+  system.phase = 'initializing';
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(address)) outside.push(request.url());
+  });
+  await page.goto(`${address}/`);
+
+  await page.waitForFunction(`document.getElementById('state').textContent.includes('initializing')`);
+  t.ok(await page.isDisabled('#send'), 'no sending while the system initializes');
+  await page.waitForFunction(`${barWidth('joy-bar')} === '50%'`);
+  t.equal(await page.evaluate(barWidth('curiosity-bar')), '46%', 'bars are drawn from /api/avatar while initializing');
+  t.same(
+    await page.evaluate(`(({ transitionProperty, transitionDuration, transitionTimingFunction }) =>
+      [transitionProperty, transitionDuration, transitionTimingFunction])(getComputedStyle(document.getElementById('joy-bar')))`),
+    ['width', '0.5s', 'ease'],
+  );
+
+  system.phase = 'ready';
+  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+
+  system.chatBehaviour = {
+    kind: 'reply',
+    response: 'I feel <b>bold</b> today',
+    avatarShape: 'Triangle',
+    emotions: { joy: 0.9, sadness: 0.05, anger: 0.1, fear: 0.1, curiosity: 0.7 },
+  };
+  await page.getByLabel('Your message').fill('Hello <i>you</i>');
+  await page.getByLabel('Your message').press('Enter');
+  await page.locator('.message.bot').waitFor();
+
+  t.equal(await page.locator('.message.bot p').textContent(), 'I feel <b>bold</b> today', 'the reply is literal text');
+  t.equal(await page.locator('#conversation b').count(), 0, 'no <b> element was made');
+  t.equal(await page.locator('#conversation i').count(), 0, "the user's own text is not HTML either");
+  t.same(system.messages, ['Hello <i>you</i>']);
+  t.equal(await page.evaluate(barWidth('joy-bar')), '90%', 'the bars move with the reply');
+  t.equal(await page.evaluate(barWidth('sadness-bar')), '5%');
+  t.equal(await page.locator('#avatar').getAttribute('data-shape'), 'Triangle');
+  t.equal(await page.locator('#avatar-shape').textContent(), 'Triangle');
+  t.equal(await page.locator('#conversation').getAttribute('aria-live'), 'polite');
+  t.equal(await page.getByLabel('Your message').inputValue(), '', 'the box is cleared after a reply');
+
+  // The drift moves the emotions: the next poll redraws them.
+  system.emotions = { joy: 0.3, sadness: 0.6, anger: 0.2, fear: 0.25, curiosity: 0.4 };
+  await page.waitForFunction(`${barWidth('sadness-bar')} === '60%'`);
+  t.equal(await page.evaluate(barWidth('joy-bar')), '30%');
+  await page.waitForTimeout(600); // let the 0.5 s transition finish before the picture
+
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: `${OUTPUT}/page.png`, fullPage: true });
+  t.same(outside, [], 'the page fetches nothing beyond the service');
+});
+
+t.test('a failed chat says why and gives the message back', async (t) => {
+  const { system, address } = await served(t);
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${address}/`);
+  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+  system.chatBehaviour = { kind: 'reject', reason: 'provider_failed', error: 'boom' };
+  await page.getByLabel('Your message').fill('are you there?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.locator('.message.error').waitFor();
+  t.match(await page.locator('.message.error p').textContent(), /language model failed/);
+  t.equal(await page.getByLabel('Your message').inputValue(), 'are you there?');
+  await page.getByLabel('Your message').fill('   ');
+  await page.getByLabel('Your message').press('Enter');
+  await page.waitForFunction(`document.querySelectorAll('.message.error').length === 2`);
+  t.same(system.messages, ['are you there?'], 'a blank message is not sent');
+});
+
+t.test('with the key missing the page goes to /error, which explains LLM_API_KEY', async (t) => {
+  const { system, address } = await served(t);
+  system.phase = 'keyMissing';
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${address}/`);
+  await page.waitForURL(`${address}/error`);
+  t.match(await page.locator('h1').textContent(), /not available/);
+  t.match(await page.locator('main').textContent(), /LLM_API_KEY/);
+  await page.waitForFunction(`document.getElementById('state').textContent.includes('LLM_API_KEY is not set')`);
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: `${OUTPUT}/error-page.png`, fullPage: true });
+
+  system.phase = 'ready';
+  await page.reload();
+  await page.waitForFunction(`document.getElementById('state').textContent.includes('ready now')`);
+  t.equal(await page.locator('#state a').getAttribute('href'), '/');
+});
+
+t.test('on a phone-sized screen the page stacks into one readable column', async (t) => {
+  const { address } = await served(t);
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`${address}/`);
+  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+  const scrollWidth = await page.evaluate('document.documentElement.scrollWidth');
+  t.ok(Number(scrollWidth) <= 375, `no sideways scrolling (${String(scrollWidth)} px)`);
+  const [avatarBox, chatBox] = await Promise.all([
+    page.locator('.avatar-panel').boundingBox(),
+    page.locator('.chat-panel').boundingBox(),
+  ]);
+  t.ok(avatarBox && chatBox && chatBox.y >= avatarBox.y + avatarBox.height, 'the chat sits below the avatar');
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: `${OUTPUT}/page-phone.png`, fullPage: true });
+});

@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/** Debian's Chromium, headless, with a fresh profile and no traffic of its own. */
+export async function launchChromium(t: { teardown(fn: () => unknown): void }): Promise<BrowserContext> {
+  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: { width: 1100, height: 760 },
+  });
+  t.teardown(async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+  return context;
+}
