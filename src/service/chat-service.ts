@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import { Bus } from '../bus/bus.js';
+import { EventLog } from '../bus/event-log.js';
+import type { ChatConfig } from '../config/chat-config.js';
+import { buildApp, type AppOptions } from '../http/app.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { systemRandom, type Random } from '../runtime/random.js';
+
+/** What the actor system is given; the shape of `createChatSystem`'s deps. */
+export interface SystemDeps {
+  readonly bus: Bus;
+  readonly config: ChatConfig;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly logger: Logger;
+  readonly exit: (code: number) => void;
+}
+
+/** All the service needs of the actor system: it answers on the bus once started. */
+export interface RunnableSystem {
+  start(): void;
+  /** Stops the drift and flushes the state to disk. */
+  stop(): Promise<void>;
+}
+
+export type SystemFactory = (deps: SystemDeps) => RunnableSystem;
+
+export interface ChatServiceOptions {
+  readonly config: ChatConfig;
+  readonly logger: Logger;
+  readonly createSystem: SystemFactory;
+  readonly clock?: Clock;
+  readonly random?: Random;
+  /** Ends the process; tests inject it. Defaults to `process.exit`. */
+  readonly exit?: (code: number) => void;
+  /** How long in-flight responses may take to go out before an exit. */
+  readonly exitGraceMs?: number;
+  readonly app?: Pick<AppOptions, 'timeouts' | 'pollIntervalMs'>;
+}
+
+export interface ChatService {
+  /** `http://host:port` the server listens on. */
+  readonly address: string;
+  readonly bus: Bus;
+  readonly app: FastifyInstance;
+  /** Graceful stop: no new requests, in-flight ones answered, drift stopped, state and event log flushed. */
+  close(): Promise<void>;
+}
+
+/** A start-up problem of the service itself (not of the system, which exits on its own). */
+export class ServiceStartError extends Error {
+  override readonly name = 'ServiceStartError';
+}
+
+async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
+  const log = new EventLog(bus, file);
+  try {
+    await log.opened();
+  } catch (error) {
+    throw new ServiceStartError(`EVENT_LOG: cannot open ${file} (${(error as Error).message})`, { cause: error });
+  }
+  return log;
+}
+
+/**
+ * The composition root: one bus (stamped by the clock), the event log when
+ * configured, the HTTP app and the actor system. The server listens while
+ * the system initializes, so clients see `initializing` from the start.
+ */
+export async function startChatService(options: ChatServiceOptions): Promise<ChatService> {
+  const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
+  const exitProcess = options.exit ?? ((code: number) => process.exit(code));
+  const bus = new Bus({ clock });
+  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog);
+  const app = await buildApp({ bus, clock, logger, config, ...options.app });
+
+  let exiting = false;
+  // The system calls this when it must end the process (a failed start, a
+  // provider failure during a chat): the reply already on its way goes out,
+  // then the event log and the logger are flushed, synchronously, before exit.
+  const exit = (code: number): void => {
+    if (exiting) return;
+    exiting = true;
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, options.exitGraceMs ?? 1000).unref());
+    void Promise.race([app.close(), grace])
+      .catch(() => undefined)
+      .finally(() => {
+        logger.info({ code }, 'the chat service exits');
+        eventLog?.flushSync();
+        logger.flush();
+        exitProcess(code);
+      });
+  };
+
+  const system = options.createSystem({
+    bus,
+    config,
+    clock,
+    random: options.random ?? systemRandom,
+    logger,
+    exit,
+  });
+  system.start();
+
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await system.stop();
+    await app.close();
+    await eventLog?.close();
+    bus.close();
+    throw new ServiceStartError(`cannot listen on ${config.host}:${config.port} (${(error as Error).message})`, { cause: error });
+  }
+  logger.info({ address }, 'chat service listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    address,
+    bus,
+    app,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        await system.stop();
+        await eventLog?.close();
+        bus.close();
+      })();
+      return closing;
+    },
+  };
+}
