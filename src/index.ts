@@ -9,3 +9,15 @@ export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
 export { loadChatConfig, ConfigError, DEFAULT_MODEL, type ChatConfig, type ProviderConfig } from './config/chat-config.js';
+export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from './http/app.js';
+export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from './http/errors.js';
+export {
+  startChatService,
+  ServiceStartError,
+  type ChatService,
+  type ChatServiceOptions,
+  type RunnableSystem,
+  type SystemDeps,
+  type SystemFactory,
+} from './service/chat-service.js';
+export { runChatService, type RunChatServiceOptions } from './service/run-chat-service.js';

@@ -114,7 +114,6 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     bus.close();
     throw new ServiceStartError(`cannot listen on ${config.host}:${config.port} (${(error as Error).message})`, { cause: error });
   }
-  logger.info({ address }, 'chat service listening');
 
   let closing: Promise<void> | undefined;
   return {

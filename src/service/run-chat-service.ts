@@ -1,0 +1,33 @@
+import closeWithGrace from 'close-with-grace';
+import { loadChatConfig } from '../config/chat-config.js';
+import { createLogger, type Logger } from '../runtime/logger.js';
+import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
+
+export interface RunChatServiceOptions {
+  readonly createSystem: SystemFactory;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Defaults to a logger configured from the environment (`DEBUG`). */
+  readonly logger?: Logger;
+  /** How long a graceful stop may take before the process is ended anyway. */
+  readonly graceMs?: number;
+}
+
+/**
+ * `hub serve`: reads the environment (a bad value throws ConfigError naming
+ * the variable), starts the service and stops it gracefully on SIGINT,
+ * SIGTERM or an uncaught error: no new requests, drift stopped, state and
+ * event log flushed, server closed.
+ */
+export async function runChatService(options: RunChatServiceOptions): Promise<ChatService> {
+  const config = loadChatConfig(options.env ?? process.env);
+  const logger = options.logger ?? createLogger({ debug: config.debug });
+  const service = await startChatService({ config, logger, createSystem: options.createSystem });
+  closeWithGrace({ delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } }, async ({ signal, err }) => {
+    if (err) logger.error({ err }, 'unexpected error: stopping the chat service');
+    else logger.info({ signal }, 'stopping the chat service');
+    await service.close();
+    logger.info('the chat service stopped');
+    logger.flush();
+  });
+  return service;
+}
