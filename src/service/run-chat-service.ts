@@ -1,4 +1,5 @@
 import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
 import { loadChatConfig } from '../config/chat-config.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
@@ -13,6 +14,15 @@ export interface RunChatServiceOptions {
 }
 
 /**
+ * Pretty lines on a terminal; otherwise JSON written synchronously, so that
+ * lines keep their order and the last ones are out before an exit.
+ */
+function serviceLogger(debug: boolean): Logger {
+  if (process.stdout.isTTY) return createLogger({ debug });
+  return createLogger({ debug, pretty: false, destination: pino.destination({ dest: 1, sync: true }) });
+}
+
+/**
  * `hub serve`: reads the environment (a bad value throws ConfigError naming
  * the variable), starts the service and stops it gracefully on SIGINT,
  * SIGTERM or an uncaught error: no new requests, drift stopped, state and
@@ -20,7 +30,7 @@ export interface RunChatServiceOptions {
  */
 export async function runChatService(options: RunChatServiceOptions): Promise<ChatService> {
   const config = loadChatConfig(options.env ?? process.env);
-  const logger = options.logger ?? createLogger({ debug: config.debug });
+  const logger = options.logger ?? serviceLogger(config.debug);
   const service = await startChatService({ config, logger, createSystem: options.createSystem });
   closeWithGrace({ delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } }, async ({ signal, err }) => {
     if (err) logger.error({ err }, 'unexpected error: stopping the chat service');
