@@ -37,3 +37,4 @@ export {
   writeEmotionsFile,
   type EmotionsFile,
 } from './persistence/emotions-file.js';
+export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';

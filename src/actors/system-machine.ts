@@ -6,6 +6,8 @@ import type { ChatConfig } from '../config/chat-config.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
+import { defaultState } from '../emotions/state.js';
+import { sameProvider } from '../providers/validate-key.js';
 import { avatarActor } from './avatar-actor.js';
 import { chatActor } from './chat-actor.js';
 import { dialogueActor, dialogueWatch } from './dialogue-actor.js';
@@ -15,7 +17,6 @@ import { frontDesk } from './front-desk.js';
 import { persistenceActor } from './persistence-actor.js';
 import { sentimentActor } from './sentiment-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
-import { defaultState } from '../emotions/state.js';
 
 /** What the system machine is given; everything with a side effect is injected. */
 export interface SystemInput {
@@ -89,10 +90,7 @@ export const systemMachine = setup({
   guards: {
     primaryKeyMissing: ({ context }) => context.deps.config.primary.apiKey === undefined,
     secondaryKeyMissing: ({ context }) => context.deps.config.secondary.apiKey === undefined,
-    secondarySharesPrimary: ({ context }) => {
-      const { primary, secondary } = context.deps.config;
-      return primary.apiKey === secondary.apiKey && (primary.baseURL ?? '') === (secondary.baseURL ?? '');
-    },
+    secondarySharesPrimary: ({ context }) => sameProvider(context.deps.config.primary, context.deps.config.secondary),
     anyKeyMissing: ({ context }) =>
       context.deps.config.primary.apiKey === undefined || context.deps.config.secondary.apiKey === undefined,
     componentsStarted: ({ context }) => context.started,

@@ -120,7 +120,7 @@ export async function loadEmotionsFile(file: string): Promise<EmotionState | und
  * fsynced, then renamed over the target, so a crash leaves either the old or the new file whole.
  */
 export async function writeEmotionsFile(file: string, state: EmotionState): Promise<void> {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dirname(file), `${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const handle = await open(temp, 'w', 0o644);
     try {
