@@ -9,6 +9,35 @@ export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
 export { loadChatConfig, ConfigError, DEFAULT_MODEL, type ChatConfig, type ProviderConfig } from './config/chat-config.js';
+export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './actors/chat-system.js';
+export { systemMachine, phaseOf, type SystemInput } from './actors/system-machine.js';
+export {
+  DEFAULT_EMOTIONS,
+  DECAY_FACTOR,
+  DRIFT_AMPLITUDE,
+  SENTIMENT_WEIGHTS,
+  clamp01,
+  decay,
+  saturate,
+  applySentiment,
+  processMessage,
+  applyDrift,
+  driftDeltas,
+  roundEmotions,
+} from './emotions/model.js';
+export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
+export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
+export { foldEvent, advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
+export {
+  EMOTIONS_FILE_VERSION,
+  EmotionsFileError,
+  loadEmotionsFile,
+  parseEmotionsFile,
+  serializeState,
+  writeEmotionsFile,
+  type EmotionsFile,
+} from './persistence/emotions-file.js';
+export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';
 export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from './http/app.js';
 export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from './http/errors.js';
 export {

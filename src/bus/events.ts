@@ -59,6 +59,11 @@ export interface ChatRequested extends Stamped<'chat.requested'>, Correlated {
   readonly message: string;
 }
 
+/** A chat request the system accepted in the ready phase: what the actors work on. */
+export interface ChatAccepted extends Stamped<'chat.accepted'>, Correlated {
+  readonly message: string;
+}
+
 export interface ChatReplied extends Stamped<'chat.replied'>, Correlated {
   readonly response: string;
   readonly avatarShape: AvatarShape;
@@ -88,8 +93,12 @@ export interface StatusReported extends Stamped<'status.reported'>, Correlated {
 }
 
 // ── emotions, sentiment, avatar ─────────────────────────────────────────────
+/** The state the run starts from: a replay begins here. */
 export interface EmotionsLoaded extends Stamped<'emotions.loaded'> {
   readonly emotions: Emotions;
+  readonly avatarShape: AvatarShape;
+  readonly sentiment: Sentiment;
+  readonly lastUpdated: string;
   readonly source: 'file' | 'defaults';
 }
 
@@ -104,6 +113,7 @@ export interface EmotionsDrifted extends Stamped<'emotions.drifted'> {
   readonly deltas: EmotionDeltas;
 }
 
+/** Stamped with the `at` of the event that caused it, so a replay derives the same times. */
 export interface EmotionsChanged extends Stamped<'emotions.changed'> {
   readonly emotions: Emotions;
   readonly cause: 'loaded' | 'chat' | 'drift';
@@ -114,6 +124,8 @@ export interface AvatarChanged extends Stamped<'avatar.changed'> {
   readonly avatarShape: AvatarShape;
   readonly sentiment: Sentiment;
   readonly lastUpdated: string;
+  /** The chat request whose message caused the change, if any. */
+  readonly correlationId?: string;
 }
 
 // ── dialogue and persistence ────────────────────────────────────────────────
@@ -125,13 +137,19 @@ export interface DialogueFailed extends Stamped<'dialogue.failed'>, Correlated {
   readonly reason: string;
 }
 
+/** Asks the persistence actor to write the state now (shutdown, fatal errors). */
+export interface PersistenceFlushRequested extends Stamped<'persistence.flush.requested'>, Correlated {}
+
+/** `correlationId` is set when the write answers a flush request. */
 export interface PersistenceSaved extends Stamped<'persistence.saved'> {
   readonly file: string;
+  readonly correlationId?: string;
 }
 
 export interface PersistenceFailed extends Stamped<'persistence.failed'> {
   readonly file: string;
   readonly reason: string;
+  readonly correlationId?: string;
 }
 
 export type BusEvent =
@@ -139,6 +157,7 @@ export type BusEvent =
   | ComponentReady
   | ComponentFailed
   | ChatRequested
+  | ChatAccepted
   | ChatReplied
   | ChatRejected
   | StatusRequested
@@ -150,6 +169,7 @@ export type BusEvent =
   | AvatarChanged
   | DialogueReplied
   | DialogueFailed
+  | PersistenceFlushRequested
   | PersistenceSaved
   | PersistenceFailed;
 
@@ -169,6 +189,7 @@ const EVENT_TYPE_TABLE: Record<EventType, true> = {
   'system.component.ready': true,
   'system.component.failed': true,
   'chat.requested': true,
+  'chat.accepted': true,
   'chat.replied': true,
   'chat.rejected': true,
   'status.requested': true,
@@ -180,6 +201,7 @@ const EVENT_TYPE_TABLE: Record<EventType, true> = {
   'avatar.changed': true,
   'dialogue.replied': true,
   'dialogue.failed': true,
+  'persistence.flush.requested': true,
   'persistence.saved': true,
   'persistence.failed': true,
 };

@@ -16,8 +16,8 @@ export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 /** The sentiment of the last analysed user message, as `GET /api/avatar` reports it. */
 export interface Sentiment {
   readonly sentiment: SentimentLabel;
-  /** Share of the message's scored weight that is positive, 0..1. */
+  /** Strength of the message's positive words, 0..1 (0: none; saturates towards 1). */
   readonly positive: number;
-  /** Share of the message's scored weight that is negative, 0..1. */
+  /** Strength of the message's negative words, 0..1 (0: none; saturates towards 1). */
   readonly negative: number;
 }

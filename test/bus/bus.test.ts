@@ -5,6 +5,11 @@ import type { BusEvent } from '../../src/bus/events.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 
 const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
+const loadedAvatar = {
+  avatarShape: 'Circle',
+  sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
+  lastUpdated: '2026-11-21T09:00:00.000Z',
+} as const;
 
 /** Subscriptions currently held on the bus's per-type subjects (internal, for leak checks). */
 function observerCount(bus: Bus, type: string): number {
@@ -30,7 +35,7 @@ t.test('on(type) sees only that type, typed', (t) => {
   const loaded: string[] = [];
   bus.on('emotions.loaded').subscribe((event) => loaded.push(event.source));
   bus.publish({ type: 'emotions.drifted', deltas: emotions });
-  bus.publish({ type: 'emotions.loaded', emotions, source: 'file' });
+  bus.publish({ type: 'emotions.loaded', emotions, ...loadedAvatar, source: 'file' });
   t.same(loaded, ['file']);
   t.end();
 });

@@ -8,6 +8,11 @@ import type { BusEvent } from '../../src/bus/events.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 
 const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
+const loadedAvatar = {
+  avatarShape: 'Circle',
+  sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
+  lastUpdated: '2026-11-21T09:00:00.000Z',
+} as const;
 
 async function collect(file: string, options = {}): Promise<BusEvent[]> {
   const events: BusEvent[] = [];
@@ -22,7 +27,7 @@ t.test('every published event round-trips through the log, in order', async (t) 
   const log = new EventLog(bus, file);
   await log.opened();
   const published = [
-    bus.publish({ type: 'emotions.loaded', emotions, source: 'defaults' }),
+    bus.publish({ type: 'emotions.loaded', emotions, ...loadedAvatar, source: 'defaults' }),
     bus.publish({ type: 'chat.requested', correlationId: 'a', message: 'I love this "quoted" line\nand a newline' }),
     bus.publish({ type: 'emotions.drifted', deltas: { ...emotions, joy: -0.01 } }),
   ];

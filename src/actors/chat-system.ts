@@ -1,0 +1,103 @@
+import type { SchedulerLike } from 'rxjs';
+import { createActor } from 'xstate';
+import type { Bus } from '../bus/bus.js';
+import type { SystemPhase } from '../bus/events.js';
+import type { ChatConfig } from '../config/chat-config.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { Random } from '../runtime/random.js';
+import { inspectionFromEnv, type Inspect } from './inspect.js';
+import { phaseOf, systemMachine } from './system-machine.js';
+
+export interface ChatSystemDeps {
+  bus: Bus;
+  config: ChatConfig;
+  clock: Clock;
+  random: Random;
+  logger: Logger;
+  /** Ends the process; injected so tests can observe exit(1). Default process.exit. */
+  exit?: (code: number) => void;
+  /** Drives the drift and the write coalescing; tests pass a virtual-time scheduler. Default: real time. */
+  scheduler?: SchedulerLike;
+  /** The dialogue client's retries before a reply counts as failed. Default 2. */
+  dialogueRetries?: number;
+  /** XState inspection; default from `XSTATE_INSPECT` (see inspect.ts), off when unset. */
+  inspect?: Inspect;
+}
+
+export interface ChatSystem {
+  /** Starts initialization (stage 1 in parallel, then stage 2), returns at once. */
+  start(): void;
+  /** Resolves with the phase once it is no longer 'initializing' ('ready' | 'keyMissing' | 'failed'). */
+  settled(): Promise<SystemPhase>;
+  /** The current phase. */
+  readonly phase: SystemPhase;
+  /** Stops the drift, writes the state to disk, stops the actors. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** How long stop() waits for the final write. */
+const FLUSH_TIMEOUT_MS = 5000;
+
+/**
+ * The chat service's actor system. It answers `status.requested` and `chat.requested` on the bus
+ * from the moment it is created (the front desk), and starts its components on start().
+ */
+export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
+  const { bus, logger } = deps;
+  const actor = createActor(systemMachine, {
+    input: {
+      bus,
+      config: deps.config,
+      clock: deps.clock,
+      random: deps.random,
+      logger,
+      exit: deps.exit ?? ((code) => process.exit(code)),
+      scheduler: deps.scheduler,
+      dialogueRetries: deps.dialogueRetries,
+    },
+    inspect: deps.inspect ?? inspectionFromEnv(process.env, logger),
+  });
+  let phase: SystemPhase = 'initializing';
+  let crashed = false;
+  const waiting: ((phase: SystemPhase) => void)[] = [];
+  const settle = (): void => {
+    if (phase !== 'initializing') waiting.splice(0).forEach((resolve) => resolve(phase));
+  };
+  actor.subscribe({
+    next: (snapshot) => {
+      phase = phaseOf(snapshot);
+      settle();
+    },
+    // A bug inside the machine is a failed component like any other: one line, then exit 1.
+    error: (error) => {
+      crashed = true;
+      phase = 'failed';
+      logger.fatal({ err: error }, `chat system failed: system machine: ${(error as Error).message}; exiting with status 1`);
+      settle();
+      (deps.exit ?? process.exit)(1);
+    },
+  });
+  actor.start();
+
+  let stopping: Promise<void> | undefined;
+  return {
+    start: () => actor.send({ type: 'START' }),
+    settled: () =>
+      phase === 'initializing' ? new Promise<SystemPhase>((resolve) => waiting.push(resolve)) : Promise.resolve(phase),
+    get phase() {
+      return phase;
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        if (crashed) return;
+        actor.send({ type: 'STOP_DRIFT' });
+        if (actor.getSnapshot().context.started && phase !== 'failed') {
+          await bus
+            .request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], FLUSH_TIMEOUT_MS)
+            .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
+        }
+        actor.stop();
+      })()),
+  };
+}

@@ -1,0 +1,87 @@
+import { Subscription } from 'rxjs';
+import { fromCallback, type EventObject } from 'xstate';
+import type { Bus } from '../bus/bus.js';
+import type { ProviderConfig } from '../config/chat-config.js';
+import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
+import { roundEmotions } from '../emotions/model.js';
+import { createProviderClient, describeProviderError } from '../providers/openai-client.js';
+import type { ConversationMemory } from './memory-store.js';
+import { publishLate } from './publish.js';
+
+export interface DialogueInput {
+  readonly bus: Bus;
+  readonly provider: ProviderConfig;
+  readonly timeoutMs: number;
+  /** The client's retries before a failure counts. */
+  readonly maxRetries: number;
+  readonly memory: ConversationMemory;
+}
+
+/** The system prompt: who the model speaks as, and how it feels right now. */
+export function systemPrompt(emotions: Emotions): string {
+  const rounded = roundEmotions(emotions);
+  const feelings = EMOTION_NAMES.map((name) => `${name} ${rounded[name].toFixed(2)}`).join(', ');
+  return [
+    'You are the voice of a small avatar with feelings, chatting with one person.',
+    `Your current emotions, each from 0 (none) to 1 (intense): ${feelings}.`,
+    'Let them colour your tone and word choice without naming the numbers.',
+    'Answer in plain text, briefly and kindly.',
+  ].join(' ');
+}
+
+/** The model gave nothing to say: seed 000 counts that as a failure to produce a reply. */
+class EmptyReplyError extends Error {
+  override readonly name = 'EmptyReplyError';
+}
+
+/**
+ * The dialogue engine: once an accepted message has changed the emotions, asks the conversational
+ * provider for a reply, with the emotions in the system prompt and the remembered conversation.
+ * Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the client's retries.
+ */
+export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
+  const { bus, provider, memory } = input;
+  const client = createProviderClient(provider, { timeoutMs: input.timeoutMs, maxRetries: input.maxRetries });
+  const abort = new AbortController();
+  const messages = new Map<string, string>();
+
+  async function reply(correlationId: string, message: string, emotions: Emotions): Promise<void> {
+    try {
+      const completion = await client.chat.completions.create(
+        {
+          model: provider.model,
+          messages: [{ role: 'system', content: systemPrompt(emotions) }, ...memory.history(), { role: 'user', content: message }],
+        },
+        { signal: abort.signal },
+      );
+      const response = completion.choices[0]?.message?.content?.trim() ?? '';
+      if (response === '') throw new EmptyReplyError(`model ${provider.model} returned an empty reply`);
+      memory.remember(message, response);
+      if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
+    } catch (error) {
+      const reason = error instanceof EmptyReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
+      if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason });
+    }
+  }
+
+  const subscription = new Subscription();
+  subscription.add(bus.on('chat.accepted').subscribe(({ correlationId, message }) => messages.set(correlationId, message)));
+  subscription.add(
+    bus.on('emotions.changed').subscribe(({ correlationId, emotions }) => {
+      const message = correlationId === undefined ? undefined : messages.get(correlationId);
+      if (correlationId === undefined || message === undefined) return;
+      messages.delete(correlationId);
+      void reply(correlationId, message, emotions);
+    }),
+  );
+  return () => {
+    abort.abort();
+    subscription.unsubscribe();
+  };
+});
+
+/** Tells the system machine that the dialogue failed, which ends the process (seed 000). */
+export const dialogueWatch = fromCallback<EventObject, { bus: Bus }>(({ input: { bus }, sendBack }) => {
+  const subscription = bus.on('dialogue.failed').subscribe(({ reason }) => sendBack({ type: 'PROVIDER_FAILED', reason }));
+  return () => subscription.unsubscribe();
+});

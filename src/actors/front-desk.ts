@@ -1,0 +1,55 @@
+import { Subscription } from 'rxjs';
+import { fromCallback, type EventObject } from 'xstate';
+import type { Bus } from '../bus/bus.js';
+import type { ChatRejection, SystemPhase } from '../bus/events.js';
+import type { EmotionState } from '../emotions/state.js';
+
+export interface FrontDeskInput {
+  readonly bus: Bus;
+  /** What status reports until the memory store has loaded the file. */
+  readonly initial: EmotionState;
+}
+
+const REJECTIONS: Record<Exclude<SystemPhase, 'ready'>, { reason: ChatRejection; error: string }> = {
+  initializing: { reason: 'initializing', error: 'The system is not initialized yet; try again in a moment.' },
+  keyMissing: {
+    reason: 'missing_llm_key',
+    error: 'The language model API key (LLM_API_KEY) is missing, so chat is unavailable.',
+  },
+  failed: { reason: 'unavailable', error: 'The system failed and is shutting down.' },
+};
+
+/**
+ * The system's face to the HTTP layer, alive from the moment the system exists, in every phase.
+ * It answers `status.requested` at once from the state it follows on the bus (no I/O), and admits
+ * `chat.requested` as `chat.accepted` only when ready, rejecting it with the phase's reason otherwise.
+ */
+export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { bus, initial } }) => {
+  let phase: SystemPhase = 'initializing';
+  let state = initial;
+  const subscription = new Subscription();
+  subscription.add(bus.on('system.phase.changed').subscribe((event) => (phase = event.phase)));
+  subscription.add(
+    bus.on('emotions.loaded').subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => {
+      state = { emotions, avatarShape, sentiment, lastUpdated };
+    }),
+  );
+  subscription.add(bus.on('emotions.changed').subscribe(({ emotions }) => (state = { ...state, emotions })));
+  subscription.add(
+    bus.on('avatar.changed').subscribe(({ avatarShape, sentiment, lastUpdated }) => {
+      state = { ...state, avatarShape, sentiment, lastUpdated };
+    }),
+  );
+  subscription.add(
+    bus.on('status.requested').subscribe(({ correlationId }) => {
+      bus.publish({ type: 'status.reported', correlationId, phase, ...state });
+    }),
+  );
+  subscription.add(
+    bus.on('chat.requested').subscribe(({ correlationId, message }) => {
+      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message });
+      else bus.publish({ type: 'chat.rejected', correlationId, ...REJECTIONS[phase] });
+    }),
+  );
+  return () => subscription.unsubscribe();
+});

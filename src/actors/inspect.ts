@@ -1,0 +1,37 @@
+import { createWebSocketInspector } from '@statelyai/inspect';
+import type { InspectionEvent, MachineContext, Observer } from 'xstate';
+import type { Logger } from '../runtime/logger.js';
+
+export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+/** Only the machine's own facts leave the process: never the config (keys), the bus or the conversation. */
+function sanitizeContext(context: MachineContext): MachineContext {
+  return { started: context.started, failure: context.failure, source: context.store?.source };
+}
+
+/**
+ * Live inspection, opt-in through `XSTATE_INSPECT`: `log` writes every machine event and state to
+ * the debug log; a `ws://` or `wss://` URL streams them to a Stately inspector (@statelyai/inspect)
+ * listening there. Unset (always, in tests): no inspection.
+ */
+export function inspectionFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Inspect | undefined {
+  const setting = env.XSTATE_INSPECT?.trim();
+  if (!setting) return undefined;
+  if (setting === 'log') {
+    return (event) => {
+      if (event.type === '@xstate.event') logger.debug({ actor: event.actorRef.sessionId, event: event.event.type }, 'xstate event');
+      if (event.type === '@xstate.snapshot') {
+        logger.debug({ actor: event.actorRef.sessionId, value: (event.snapshot as { value?: unknown }).value }, 'xstate snapshot');
+      }
+    };
+  }
+  if (/^wss?:\/\//.test(setting)) {
+    return createWebSocketInspector({
+      url: setting,
+      sanitizeContext,
+      sanitizeEvent: (event) => ({ type: event.type }),
+    }).inspect;
+  }
+  logger.warn({ XSTATE_INSPECT: setting }, 'XSTATE_INSPECT must be "log" or a ws:// URL; inspection is off');
+  return undefined;
+}

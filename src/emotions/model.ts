@@ -1,0 +1,72 @@
+import { EMOTION_NAMES, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
+import type { EmotionDeltas } from '../bus/events.js';
+
+/** The state a fresh service starts from: mildly content and curious, joy and curiosity in the middle. */
+export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 };
+
+/** Seed 000: every emotion loses 3 percent per processed chat message. */
+export const DECAY_FACTOR = 0.97;
+
+/**
+ * How one message's sentiment pushes each emotion: `gain = positive·pos + negative·neg + neutral·(1 − max(pos, neg))`.
+ * A positive gain moves the value that fraction of the way towards 1, a negative one that fraction
+ * towards 0, so a value approaches the bounds but a message never pins it there.
+ */
+export const SENTIMENT_WEIGHTS: Readonly<Record<EmotionName, { positive: number; negative: number; neutral: number }>> = {
+  joy: { positive: 0.45, negative: -0.3, neutral: 0 },
+  sadness: { positive: -0.3, negative: 0.35, neutral: 0 },
+  anger: { positive: -0.15, negative: 0.3, neutral: 0 },
+  fear: { positive: -0.1, negative: 0.2, neutral: 0 },
+  curiosity: { positive: 0.1, negative: -0.05, neutral: 0.2 },
+};
+
+/** Largest change one drift tick makes to one emotion, either way. */
+export const DRIFT_AMPLITUDE = 0.05;
+
+export function clamp01(value: number): number {
+  return Number.isNaN(value) ? 0 : Math.min(1, Math.max(0, value));
+}
+
+function mapEmotions(f: (name: EmotionName, value: number) => number, emotions: Emotions): Emotions {
+  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, clamp01(f(name, emotions[name]))])) as Emotions;
+}
+
+/** The 3 percent decay of one interaction. */
+export function decay(emotions: Emotions): Emotions {
+  return mapEmotions((_, value) => value * DECAY_FACTOR, emotions);
+}
+
+/** Moves `value` the fraction `gain` (−1..1) of the way towards 1 (gain > 0) or 0 (gain < 0). */
+export function saturate(value: number, gain: number): number {
+  const g = Math.max(-1, Math.min(1, gain));
+  return g >= 0 ? value + g * (1 - value) : value + g * value;
+}
+
+/** The effect of one analysed message, without the decay. */
+export function applySentiment(emotions: Emotions, sentiment: Sentiment): Emotions {
+  const neutrality = 1 - Math.max(sentiment.positive, sentiment.negative);
+  return mapEmotions((name, value) => {
+    const w = SENTIMENT_WEIGHTS[name];
+    return saturate(value, w.positive * sentiment.positive + w.negative * sentiment.negative + w.neutral * neutrality);
+  }, emotions);
+}
+
+/** One processed chat message: decay first, then the message's sentiment. */
+export function processMessage(emotions: Emotions, sentiment: Sentiment): Emotions {
+  return applySentiment(decay(emotions), sentiment);
+}
+
+/** One drift tick: adds the deltas the tick carries, clamped to 0..1. */
+export function applyDrift(emotions: Emotions, deltas: EmotionDeltas): Emotions {
+  return mapEmotions((name, value) => value + deltas[name], emotions);
+}
+
+/** Draws one drift tick's deltas, each uniform in ±DRIFT_AMPLITUDE, from the injected source. */
+export function driftDeltas(random: () => number): EmotionDeltas {
+  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, (random() * 2 - 1) * DRIFT_AMPLITUDE])) as EmotionDeltas;
+}
+
+/** Responses show 2 decimals; stored values keep full precision. */
+export function roundEmotions(emotions: Emotions): Emotions {
+  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, Math.round(emotions[name] * 100) / 100])) as Emotions;
+}

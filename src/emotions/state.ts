@@ -1,0 +1,53 @@
+import type { BusEvent } from '../bus/events.js';
+import { chooseShape } from './avatar.js';
+import type { AvatarShape, Emotions, Sentiment } from './emotions.js';
+import { DEFAULT_EMOTIONS, applyDrift, processMessage } from './model.js';
+
+/** Everything the service remembers across restarts: numbers and labels, never user text. */
+export interface EmotionState {
+  readonly emotions: Emotions;
+  readonly avatarShape: AvatarShape;
+  /** The last analysed message's sentiment. */
+  readonly sentiment: Sentiment;
+  /** ISO 8601 time the state last changed. */
+  readonly lastUpdated: string;
+}
+
+export const NEUTRAL_SENTIMENT: Sentiment = { sentiment: 'neutral', positive: 0, negative: 0 };
+
+export function defaultState(now: string): EmotionState {
+  return {
+    emotions: DEFAULT_EMOTIONS,
+    avatarShape: chooseShape(DEFAULT_EMOTIONS, 'Circle'),
+    sentiment: NEUTRAL_SENTIMENT,
+    lastUpdated: now,
+  };
+}
+
+/** The avatar after the emotions became `emotions` at `at`. */
+export function advanceAvatar(state: EmotionState, emotions: Emotions, at: string): EmotionState {
+  return { ...state, emotions, avatarShape: chooseShape(emotions, state.avatarShape), lastUpdated: at };
+}
+
+/**
+ * Folds one event into the state, as the live actors do: `emotions.loaded` starts over,
+ * `sentiment.analyzed` is one processed message, `emotions.drifted` one drift tick. Other events
+ * change nothing. Pure: the same log always gives the same state.
+ */
+export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
+  switch (event.type) {
+    case 'emotions.loaded':
+      return {
+        emotions: event.emotions,
+        avatarShape: event.avatarShape,
+        sentiment: event.sentiment,
+        lastUpdated: event.lastUpdated,
+      };
+    case 'sentiment.analyzed':
+      return advanceAvatar({ ...state, sentiment: event.sentiment }, processMessage(state.emotions, event.sentiment), event.at);
+    case 'emotions.drifted':
+      return advanceAvatar(state, applyDrift(state.emotions, event.deltas), event.at);
+    default:
+      return state;
+  }
+}

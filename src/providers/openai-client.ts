@@ -1,0 +1,33 @@
+import OpenAI from 'openai';
+import type { ProviderConfig } from '../config/chat-config.js';
+
+export interface ClientOptions {
+  readonly timeoutMs: number;
+  /** The client's own retries (with backoff) on connection errors, 408, 409, 429 and 5xx. */
+  readonly maxRetries: number;
+}
+
+/** An `openai` client for one OpenAI-compatible provider. */
+export function createProviderClient(provider: ProviderConfig, options: ClientOptions): OpenAI {
+  return new OpenAI({
+    // An absent key never gets this far (that is the key-missing phase); the client insists on a string.
+    apiKey: provider.apiKey ?? '',
+    baseURL: provider.baseURL,
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+  });
+}
+
+/** One line saying what went wrong with a provider call: kind, HTTP status, provider's message. Never the key. */
+export function describeProviderError(error: unknown): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the request timed out';
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    return `cannot connect (${cause instanceof Error ? cause.message : error.message})`;
+  }
+  if (error instanceof OpenAI.APIError) {
+    const id = error.requestID ? `, request id ${error.requestID}` : '';
+    return `${error.constructor.name} (HTTP ${error.status ?? '?'}): ${error.message}${id}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,247 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nock from 'nock';
+import { firstValueFrom, skip } from 'rxjs';
+import t from 'tap';
+import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
+import { analyzeSentiment } from '../../src/emotions/sentiment.js';
+import { serializeState } from '../../src/persistence/emotions-file.js';
+import { BASE_URL, START, completion, harness, ofType } from '../helpers/chat-system.js';
+
+const KEY = { LLM_API_KEY: 'sk-test-primary' };
+
+function modelsOk(times = 1): nock.Scope {
+  return nock('http://llm.test').get('/v1/models').times(times).reply(200, { object: 'list', data: [] });
+}
+
+const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
+  bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
+
+const status = (bus: import('../../src/bus/bus.js').Bus) => bus.request({ type: 'status.requested' }, 'status.reported', 50);
+
+t.before(() => nock.disableNetConnect());
+t.afterEach(() => nock.cleanAll());
+t.teardown(() => nock.enableNetConnect());
+
+t.test('before start: status answers at once (initializing), chat is rejected as initializing', async (t) => {
+  const { system, bus } = harness(t, KEY);
+  t.equal(system.phase, 'initializing');
+  t.match(await status(bus), {
+    phase: 'initializing',
+    emotions: DEFAULT_EMOTIONS,
+    avatarShape: 'Circle',
+    sentiment: { sentiment: 'neutral' },
+    lastUpdated: START,
+  });
+  t.match(await chat(bus, 'hello'), { type: 'chat.rejected', reason: 'initializing', error: /not initialized/ });
+});
+
+t.test('no LLM_API_KEY: key missing, no provider call, status serves the persisted state', async (t) => {
+  const dir = t.testdir();
+  const persisted = {
+    emotions: { joy: 0.9, sadness: 0.05, anger: 0.05, fear: 0.05, curiosity: 0.3 },
+    avatarShape: 'Triangle' as const,
+    sentiment: { sentiment: 'positive' as const, positive: 0.5, negative: 0 },
+    lastUpdated: '2026-11-20T08:00:00.000Z',
+  };
+  writeFileSync(join(dir, 'emotions.json'), serializeState(persisted));
+  const { system, bus, events, exits } = harness(t, {}, dir);
+  system.start();
+  t.equal(await system.settled(), 'keyMissing');
+  t.equal(system.phase, 'keyMissing');
+  t.match(ofType(events, 'system.phase.changed'), [{ phase: 'keyMissing' }]);
+  t.match(await chat(bus, 'hello'), { type: 'chat.rejected', reason: 'missing_llm_key', error: /LLM_API_KEY/ });
+  t.match(await status(bus), { phase: 'keyMissing', ...persisted });
+  t.same(exits, []);
+  await system.stop();
+  t.equal(readFileSync(join(dir, 'emotions.json'), 'utf8'), serializeState(persisted), 'the file is left as it was');
+});
+
+t.test('HTTP 429 on validation counts as a valid key; one call serves both providers when they are the same', async (t) => {
+  const scope = nock('http://llm.test').get('/v1/models').once().reply(429, { error: { message: 'Rate limit reached' } });
+  const { system, bus, events } = harness(t, KEY);
+  system.start();
+  t.equal(await system.settled(), 'ready');
+  t.ok(scope.isDone());
+  t.match(ofType(events, 'system.component.ready').map((e) => e.component).sort(), [
+    'memoryStore',
+    'primaryProvider',
+    'sentimentAnalyzer',
+  ]);
+  t.match(await status(bus), { phase: 'ready' });
+  t.match(ofType(events, 'system.phase.changed'), [{ phase: 'ready' }]);
+});
+
+t.test('a separate conversational provider is validated with its own key', async (t) => {
+  const primary = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-primary' } })
+    .get('/v1/models')
+    .reply(200, { data: [] });
+  const secondary = nock('http://chat.test', { reqheaders: { authorization: 'Bearer sk-test-chat' } })
+    .get('/v1/models')
+    .reply(429, {});
+  const { system } = harness(t, { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  system.start();
+  t.equal(await system.settled(), 'ready');
+  t.ok(primary.isDone() && secondary.isDone());
+});
+
+t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing written', async (t) => {
+  nock('http://llm.test').get('/v1/models').reply(401, { error: { message: 'Incorrect API key provided' } });
+  const { system, bus, events, logs, exited, file } = harness(t, KEY);
+  system.start();
+  t.equal(await system.settled(), 'failed');
+  t.equal(await exited, 1);
+  const fatal = logs.filter((line) => line.level === 60);
+  t.equal(fatal.length, 1, 'one fatal line');
+  t.match(fatal[0], { component: 'primaryProvider', msg: /primaryProvider.*HTTP 401.*Incorrect API key/ });
+  t.notMatch(JSON.stringify(logs), /sk-test-primary/, 'the key never reaches the log');
+  t.match(ofType(events, 'system.phase.changed'), [{ phase: 'failed', component: 'primaryProvider', reason: /401/ }]);
+  t.match(await chat(bus, 'hi'), { reason: 'unavailable' });
+  t.throws(() => readFileSync(file), { code: 'ENOENT' });
+});
+
+t.test('a failing secondary key fails startup too', async (t) => {
+  modelsOk();
+  nock('http://chat.test').get('/v1/models').reply(403, { error: { message: 'forbidden' } });
+  const { system, exited, logs } = harness(t, { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  system.start();
+  t.equal(await exited, 1);
+  t.match(logs.find((line) => line.level === 60), { component: 'secondaryProvider', msg: /HTTP 403/ });
+});
+
+t.test('a corrupt emotions file fails startup naming the file, and is left untouched', async (t) => {
+  modelsOk();
+  const dir = t.testdir({ 'emotions.json': '{ "version": 1, "emo' });
+  const { system, exited, logs, file } = harness(t, KEY, dir);
+  system.start();
+  t.equal(await exited, 1);
+  t.match(logs.find((line) => line.level === 60), { component: 'memoryStore', reason: new RegExp(file.replace(/[.]/g, '\\.')) });
+  t.equal(readFileSync(file, 'utf8'), '{ "version": 1, "emo');
+});
+
+t.test('ready: a chat message decays and moves the emotions, and the reply carries them', async (t) => {
+  modelsOk();
+  const bodies: { messages: { role: string; content: string }[] }[] = [];
+  nock('http://llm.test')
+    .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
+    .reply(200, completion('  What a lovely thing to say!  '))
+    .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
+    .reply(200, completion('Tell me more.'));
+  const { system, bus, events } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  const message = 'I love this wonderful day';
+  const reply = await chat(bus, message);
+  const expected = processMessage(DEFAULT_EMOTIONS, analyzeSentiment(message).sentiment);
+  t.match(reply, { type: 'chat.replied', response: 'What a lovely thing to say!', emotions: expected });
+  t.same((reply as { emotions: object }).emotions, expected, 'unrounded');
+  t.match(await status(bus), { phase: 'ready', emotions: expected, sentiment: { sentiment: 'positive' } });
+  t.match(bodies[0]?.messages, [
+    { role: 'system', content: /joy 0\.\d\d, sadness 0\.\d\d, anger 0\.\d\d, fear 0\.\d\d, curiosity 0\.\d\d/ },
+    { role: 'user', content: message },
+  ]);
+  await chat(bus, 'and then?');
+  t.match(bodies[1]?.messages.slice(1), [
+    { role: 'user', content: message },
+    { role: 'assistant', content: 'What a lovely thing to say!' },
+    { role: 'user', content: 'and then?' },
+  ], 'the conversation memory carries the last exchange');
+  t.match(ofType(events, 'sentiment.analyzed'), [{ sentiment: { sentiment: 'positive' } }, { sentiment: { sentiment: 'neutral' } }]);
+});
+
+t.test('the secondary model failing: rejection, state flushed, cause logged, then exit 1', async (t) => {
+  modelsOk();
+  nock('http://llm.test').post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
+  const { system, bus, events, logs, exited, file } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  const reply = await chat(bus, 'I am so angry and upset');
+  t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply/ });
+  t.equal(await exited, 1);
+  const order = events.map((e) => e.type);
+  t.ok(order.indexOf('chat.rejected') < order.indexOf('persistence.saved'), 'the rejection goes out before the flush');
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object };
+  t.same(saved.emotions, ofType(events, 'emotions.changed').at(-1)?.emotions, 'the state after the message is on disk');
+  t.match(logs.filter((line) => line.level === 60), [{ component: 'dialogue', msg: /dialogue.*HTTP 500.*model overloaded/ }]);
+  t.equal(system.phase, 'failed');
+});
+
+t.test('an empty reply from the model counts as a failure', async (t) => {
+  modelsOk();
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('   '));
+  const { system, bus, exited, logs } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
+  t.equal(await exited, 1);
+  t.match(logs.find((line) => line.level === 60), { msg: /empty reply/ });
+});
+
+t.test('drift: every interval (virtual time) an emotions.drifted with its deltas changes the state', async (t) => {
+  modelsOk();
+  const { system, bus, events, advance, file } = harness(t, { ...KEY, DRIFT_INTERVAL_MS: '10000' });
+  system.start();
+  await system.settled();
+  advance(9_999);
+  t.equal(ofType(events, 'emotions.drifted').length, 0);
+  const thirdWrite = firstValueFrom(bus.on('persistence.saved').pipe(skip(2)));
+  advance(1);
+  advance(10_000);
+  advance(10_000);
+  advance(100);
+  const drifted = ofType(events, 'emotions.drifted');
+  t.equal(drifted.length, 3, 'three ticks in 30 s');
+  t.same(drifted.map((e) => e.at), ['2026-11-21T10:00:10.000Z', '2026-11-21T10:00:20.000Z', '2026-11-21T10:00:30.000Z']);
+  t.ok(drifted.every((e) => Object.values(e.deltas).every((d) => Math.abs(d) <= 0.05)));
+  t.match(ofType(events, 'emotions.changed').map((e) => e.cause), ['drift', 'drift', 'drift']);
+  t.same((await status(bus)).emotions, ofType(events, 'emotions.changed').at(-1)?.emotions);
+  await thirdWrite;
+  t.same(JSON.parse(readFileSync(file, 'utf8')).emotions, ofType(events, 'emotions.changed').at(-1)?.emotions);
+});
+
+t.test('a burst of changes is one coalesced write', async (t) => {
+  modelsOk();
+  const { system, bus, events, advance } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  for (let i = 0; i < 20; i += 1) {
+    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 } });
+  }
+  advance(100);
+  await firstValueFrom(bus.on('persistence.saved'));
+  t.equal(ofType(events, 'persistence.saved').length, 1);
+});
+
+t.test('persistence across restart: the next run starts from the state the last one wrote', async (t) => {
+  const dir = t.testdir();
+  modelsOk(2);
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Sorry to hear that.'));
+  const first = harness(t, KEY, dir);
+  first.system.start();
+  await first.system.settled();
+  await chat(first.bus, 'This is terrible and sad');
+  first.advance(10_000);
+  const before = await status(first.bus);
+  await first.system.stop();
+  t.equal(first.system.stop(), first.system.stop(), 'stop is idempotent');
+  const second = harness(t, KEY, dir);
+  second.system.start();
+  await second.system.settled();
+  const after = await status(second.bus);
+  t.same(
+    { emotions: after.emotions, avatarShape: after.avatarShape, sentiment: after.sentiment, lastUpdated: after.lastUpdated },
+    { emotions: before.emotions, avatarShape: before.avatarShape, sentiment: before.sentiment, lastUpdated: before.lastUpdated },
+  );
+  t.match(ofType(second.events, 'emotions.loaded'), [{ source: 'file' }]);
+});
+
+t.test('after stop the drift is over', async (t) => {
+  modelsOk();
+  const { system, events, advance } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  await system.stop();
+  advance(60_000);
+  t.equal(ofType(events, 'emotions.drifted').length, 0);
+  t.equal(BASE_URL, 'http://llm.test/v1');
+});

@@ -1,0 +1,42 @@
+import t from 'tap';
+import type { BusEvent } from '../../src/bus/events.js';
+import { applyDrift, DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
+import { defaultState, foldEvent } from '../../src/emotions/state.js';
+
+const at = '2026-11-21T10:00:00.000Z';
+const positive = { sentiment: 'positive', positive: 1, negative: 0 } as const;
+
+t.test('emotions.loaded starts over from the loaded state', (t) => {
+  const loaded: BusEvent = {
+    type: 'emotions.loaded',
+    at,
+    emotions: { joy: 0.9, sadness: 0, anger: 0, fear: 0, curiosity: 0.2 },
+    avatarShape: 'Triangle',
+    sentiment: positive,
+    lastUpdated: '2026-11-20T00:00:00.000Z',
+    source: 'file',
+  };
+  t.same(foldEvent(defaultState(at), loaded), {
+    emotions: loaded.emotions,
+    avatarShape: 'Triangle',
+    sentiment: positive,
+    lastUpdated: '2026-11-20T00:00:00.000Z',
+  });
+  t.end();
+});
+
+t.test('a message and a drift tick change the emotions, the shape and last updated', (t) => {
+  const start = defaultState('2026-01-01T00:00:00.000Z');
+  const analyzed = foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9 });
+  t.same(analyzed.emotions, processMessage(DEFAULT_EMOTIONS, positive));
+  t.same(analyzed.sentiment, positive);
+  t.equal(analyzed.lastUpdated, at);
+  t.equal(analyzed.avatarShape, 'Triangle', 'joy passes the Triangle threshold');
+  const deltas = { joy: -0.05, sadness: 0.05, anger: 0, fear: 0, curiosity: 0.01 };
+  const drifted = foldEvent(analyzed, { type: 'emotions.drifted', at: '2026-11-21T10:00:10.000Z', deltas });
+  t.same(drifted.emotions, applyDrift(analyzed.emotions, deltas));
+  t.equal(drifted.lastUpdated, '2026-11-21T10:00:10.000Z');
+  t.same(drifted.sentiment, positive, 'drift keeps the last sentiment');
+  t.equal(foldEvent(drifted, { type: 'status.requested', at, correlationId: 'x' }), drifted, 'other events change nothing');
+  t.end();
+});

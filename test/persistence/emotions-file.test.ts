@@ -1,0 +1,89 @@
+import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import {
+  EmotionsFileError,
+  loadEmotionsFile,
+  parseEmotionsFile,
+  serializeState,
+  writeEmotionsFile,
+} from '../../src/persistence/emotions-file.js';
+import type { EmotionState } from '../../src/emotions/state.js';
+
+const state: EmotionState = {
+  emotions: { joy: 0.123456789, sadness: 0.2, anger: 0, fear: 1, curiosity: 0.5 },
+  avatarShape: 'Triangle',
+  sentiment: { sentiment: 'positive', positive: 0.4285714285714286, negative: 0 },
+  lastUpdated: '2026-11-21T10:00:00.000Z',
+};
+
+t.test('a written state loads back exactly, in the documented layout', async (t) => {
+  const file = join(t.testdir(), 'emotions.json');
+  await writeEmotionsFile(file, state);
+  t.same(await loadEmotionsFile(file), state);
+  t.same(JSON.parse(readFileSync(file, 'utf8')), {
+    version: 1,
+    emotions: state.emotions,
+    avatar: { shape: 'Triangle', sentiment: state.sentiment, lastUpdated: state.lastUpdated },
+  });
+  t.equal(readFileSync(file, 'utf8'), serializeState(state));
+  t.same(readdirSync(join(file, '..')), ['emotions.json'], 'no temporary file is left behind');
+});
+
+t.test('a missing file is no state, not an error', async (t) => {
+  t.equal(await loadEmotionsFile(join(t.testdir(), 'absent.json')), undefined);
+});
+
+t.test('a corrupt file is an error naming the file, and stays untouched', async (t) => {
+  const dir = t.testdir({ 'emotions.json': '{"version": 1, "emotions": ' });
+  const file = join(dir, 'emotions.json');
+  const error = await loadEmotionsFile(file).catch((e: unknown) => e);
+  t.type(error, EmotionsFileError);
+  t.match((error as Error).message, file);
+  t.match((error as Error).message, /not valid JSON/);
+  t.equal(readFileSync(file, 'utf8'), '{"version": 1, "emotions": ');
+});
+
+t.test('layout problems are named', (t) => {
+  const good = JSON.parse(serializeState(state)) as Record<string, unknown>;
+  const cases: [unknown, RegExp][] = [
+    [[], /not a JSON object/],
+    [{ ...good, version: 2 }, /unsupported version 2/],
+    [{ ...good, emotions: null }, /"emotions" must be an object/],
+    [{ ...good, avatar: 'x' }, /"avatar" must be an object/],
+    [{ ...good, emotions: { ...state.emotions, joy: 1.5 } }, /"emotions.joy" must be a number from 0 to 1/],
+    [{ ...good, emotions: { ...state.emotions, fear: '0.1' } }, /"emotions.fear"/],
+    [{ ...good, avatar: { ...(good.avatar as object), shape: 'Star' } }, /"avatar.shape" must be one of Circle, Triangle, Square/],
+    [{ ...good, avatar: { ...(good.avatar as object), sentiment: 1 } }, /"avatar.sentiment" must be an object/],
+    [{ ...good, avatar: { ...(good.avatar as object), lastUpdated: 'yesterday' } }, /"avatar.lastUpdated"/],
+  ];
+  for (const [value, pattern] of cases) {
+    t.throws(() => parseEmotionsFile('e.json', JSON.stringify(value)), pattern);
+  }
+  t.end();
+});
+
+t.test('an unreadable file is an error naming the file', async (t) => {
+  const dir = t.testdir({ 'emotions.json': { nested: 'a directory, not a file' } });
+  await t.rejects(loadEmotionsFile(join(dir, 'emotions.json')), { name: 'EmotionsFileError', message: /cannot be read/ });
+});
+
+t.test('a failed write leaves the old file and no temporary file', async (t) => {
+  if (process.getuid?.() === 0) {
+    t.pass('root ignores directory permissions; covered by the missing-directory case');
+  } else {
+    const dir = t.testdir({ 'emotions.json': 'old' });
+    chmodSync(dir, 0o500);
+    t.teardown(() => chmodSync(dir, 0o700));
+    await t.rejects(writeEmotionsFile(join(dir, 'emotions.json'), state));
+    t.equal(readFileSync(join(dir, 'emotions.json'), 'utf8'), 'old');
+  }
+  await t.rejects(writeEmotionsFile(join(t.testdir(), 'missing-dir', 'emotions.json'), state), { code: 'ENOENT' });
+});
+
+t.test('a rename failure cleans the temporary file up', async (t) => {
+  const dir = t.testdir({ 'emotions.json': { occupied: 'x' } });
+  await t.rejects(writeEmotionsFile(join(dir, 'emotions.json'), state));
+  t.same(readdirSync(dir), ['emotions.json']);
+  writeFileSync(join(dir, 'other'), '');
+});
