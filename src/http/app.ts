@@ -22,7 +22,7 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'>;
-  /** Defaults: status 2 s; chat = two provider calls and a margin. */
+  /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
   readonly timeouts?: Partial<SystemTimeouts>;
   /** Defaults to the templates in public/. */
   readonly pages?: PageRenderer;
@@ -49,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
   const system = new SystemClient(bus, {
     statusMs: options.timeouts?.statusMs ?? 2000,
-    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs * 2 + 5000,
+    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs * 3 + 10_000,
   });
   const pages =
     options.pages ??

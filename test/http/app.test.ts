@@ -38,7 +38,7 @@ t.test('the body limit leaves room for the longest message in UTF-8', (t) => {
 t.test('the default chat timeout outlasts the provider timeout', async (t) => {
   const { app, bus, system } = await harness(t, { timeouts: { statusMs: 30 }, config: { maxMessageLength: 50, providerTimeoutMs: 20 } });
   system.chatBehaviour = { kind: 'silent' };
-  // Answered 80 ms later: past a tiny status timeout, well within 2 × 20 ms + 5 s.
+  // Answered 80 ms later: past a tiny status timeout, well within 3 × 20 ms + 10 s.
   const subscription = bus.on('chat.requested').subscribe(({ correlationId }) => {
     setTimeout(() => {
       bus.publish({ type: 'chat.replied', correlationId, response: 'late but fine', avatarShape: 'Circle', emotions: system.emotions });
