@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createChatSystem, type ChatSystem, type ChatSystemDeps } from '../actors/chat-system.js';
 import { Bus } from '../bus/bus.js';
 import { EventLog } from '../bus/event-log.js';
 import type { ChatConfig } from '../config/chat-config.js';
@@ -7,29 +8,21 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 
-/** What the actor system is given; the shape of `createChatSystem`'s deps. */
-export interface SystemDeps {
-  readonly bus: Bus;
-  readonly config: ChatConfig;
-  readonly clock: Clock;
-  readonly random: Random;
-  readonly logger: Logger;
+/** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
+export type SystemDeps = Pick<ChatSystemDeps, 'bus' | 'config' | 'clock' | 'random' | 'logger'> & {
   readonly exit: (code: number) => void;
-}
+};
 
-/** All the service needs of the actor system: it answers on the bus once started. */
-export interface RunnableSystem {
-  start(): void;
-  /** Stops the drift and flushes the state to disk. */
-  stop(): Promise<void>;
-}
+/** All the service needs of the actor system: it answers on the bus once started, and stops with a flush. */
+export type RunnableSystem = Pick<ChatSystem, 'start' | 'stop'>;
 
 export type SystemFactory = (deps: SystemDeps) => RunnableSystem;
 
 export interface ChatServiceOptions {
   readonly config: ChatConfig;
   readonly logger: Logger;
-  readonly createSystem: SystemFactory;
+  /** Defaults to the actor system, `createChatSystem`; tests pass a fake. */
+  readonly createSystem?: SystemFactory;
   readonly clock?: Clock;
   readonly random?: Random;
   /** Ends the process; tests inject it. Defaults to `process.exit`. */
@@ -94,7 +87,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       });
   };
 
-  const system = options.createSystem({
+  const createSystem = options.createSystem ?? createChatSystem;
+  const system = createSystem({
     bus,
     config,
     clock,

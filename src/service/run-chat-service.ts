@@ -5,7 +5,8 @@ import { createLogger, type Logger } from '../runtime/logger.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
-  readonly createSystem: SystemFactory;
+  /** Defaults to the actor system. */
+  readonly createSystem?: SystemFactory;
   readonly env?: NodeJS.ProcessEnv;
   /** Defaults to a logger configured from the environment (`DEBUG`). */
   readonly logger?: Logger;
@@ -28,7 +29,7 @@ function serviceLogger(debug: boolean): Logger {
  * SIGTERM or an uncaught error: no new requests, drift stopped, state and
  * event log flushed, server closed.
  */
-export async function runChatService(options: RunChatServiceOptions): Promise<ChatService> {
+export async function runChatService(options: RunChatServiceOptions = {}): Promise<ChatService> {
   const config = loadChatConfig(options.env ?? process.env);
   const logger = options.logger ?? serviceLogger(config.debug);
   const service = await startChatService({ config, logger, createSystem: options.createSystem });

@@ -8,6 +8,7 @@ import { DEFAULT_EMOTIONS, roundEmotions } from '../../src/emotions/model.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { startChatService, type ChatService, type SystemDeps } from '../../src/service/chat-service.js';
+import { completion } from '../helpers/chat-system.js';
 
 // The real composition root and the real actor system on 127.0.0.1, port 0;
 // only the model provider is mocked, at its base URL.
@@ -19,16 +20,6 @@ t.before(() => {
 });
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => nock.enableNetConnect());
-
-function completion(content: string) {
-  return {
-    id: 'chatcmpl-e2e',
-    object: 'chat.completion',
-    created: 1_790_000_000,
-    model: 'gpt-4o-mini',
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
-  };
-}
 
 interface Started {
   readonly service: ChatService;

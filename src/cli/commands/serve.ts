@@ -1,5 +1,4 @@
 import { Command } from '@oclif/core';
-import { createChatSystem } from '../../actors/chat-system.js';
 import { ConfigError } from '../../config/chat-config.js';
 import { ServiceStartError } from '../../service/chat-service.js';
 import { runChatService } from '../../service/run-chat-service.js';
@@ -18,7 +17,7 @@ export default class Serve extends Command {
     await this.parse(Serve);
     try {
       // The service keeps the process alive; SIGINT/SIGTERM stop it gracefully.
-      await runChatService({ createSystem: createChatSystem });
+      await runChatService();
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServiceStartError) this.error(error.message, { exit: 1 });
       throw error;
