@@ -1,7 +1,14 @@
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
 import { fixture } from '../webhooks/helpers.js';
-import { runScript } from '../webhooks/process.js';
+import { ROOT, runScript } from '../webhooks/process.js';
+
+t.test('the README shows the example as it is in examples/', (t) => {
+  const example = readFileSync(`${ROOT}examples/webhooks-server.mjs`, 'utf8');
+  t.ok(readFileSync(`${ROOT}README.md`, 'utf8').includes('```js\n' + example + '```'));
+  t.end();
+});
 
 // The README's example, run as a new user would: `node examples/webhooks-server.mjs`.
 t.test('the README example starts by itself, prints its URLs and answers like the Hub expects', async (t) => {
