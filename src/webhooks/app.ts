@@ -8,7 +8,7 @@ import type { WebhookHandler } from './handler.js';
 import { notFound, pathOf, sendRefusal, toRefusal, unsupportedMediaType } from './http-errors.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
-import { SECRET_HEADER, verifySecret } from './secret.js';
+import { WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
 import { validateWebhookPayload } from './validate-payload.js';
 
 export interface WebhooksAppDeps {
@@ -52,7 +52,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await deps.landingPage()));
 
   const checkDelivery = async (request: FastifyRequest): Promise<void> => {
-    if (deps.secret !== undefined) verifySecret(headerValue(request.headers[SECRET_HEADER]), deps.secret);
+    if (deps.secret !== undefined) verifyWebhookSecret(headerValue(request.headers[WEBHOOK_SECRET_HEADER]), deps.secret);
     const name = routeNameOf(request);
     if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
       throw new WebhookDeliveryError(404, `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '../runtime/logger.js';
 import type { WebhookPayload } from './payload.js';
-import { SECRET_HEADER } from './secret.js';
+import { WEBHOOK_SECRET_HEADER } from './secret.js';
 import { eventName, type WebhookEventName } from './event-name.js';
 
 /** What a handler learns about a delivery besides its payload. */
@@ -30,7 +30,7 @@ export interface ContextInput {
 export function buildContext(input: ContextInput): WebhookContext {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.headers)) {
-    if (key === SECRET_HEADER || value === undefined) continue;
+    if (key === WEBHOOK_SECRET_HEADER || value === undefined) continue;
     headers[key] = Array.isArray(value) ? value.join(', ') : value;
   }
   return {

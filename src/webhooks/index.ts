@@ -7,11 +7,11 @@ export type { WebhookDelivery, WebhookEvents, WebhookListener, WebhookWildcardLi
 export type { LandingPageInfo } from './landing-page.js';
 export type { Tunnel, TunnelProvider } from './tunnel.js';
 export { WebhooksServer, type LaunchedWebhooksServer, type RegisteredWebhook } from './server.js';
-export { DEFAULT_BODY_LIMIT, DEFAULT_HOST, DEFAULT_PORT, type WebhooksServerOptions, type WebhooksUi } from './options.js';
+export type { WebhooksServerOptions, WebhooksUi } from './options.js';
 export { defaultWebhooksServer, webhookEndpoint } from './default-server.js';
 export { WebhookDeliveryError, WebhookPayloadError, WebhookRegistrationError, WebhookSecretError } from './errors.js';
 export { WebhookPayloadSchema } from './payload-schema.js';
 export { parseWebhookPayload, validateWebhookPayload } from './validate-payload.js';
-export { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, SECRET_HEADER, verifySecret } from './secret.js';
+export { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
 export { readJobWebhook, type JobWebhook, type ReadJobWebhookOptions } from './job-payload.js';
 export { sendTestDelivery, type TestDeliveryOptions, type TestDeliveryResponse } from './send-test-delivery.js';

@@ -1,6 +1,6 @@
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookPayload, WebhookRepoType } from './payload.js';
-import { verifySecret } from './secret.js';
+import { verifyWebhookSecret } from './secret.js';
 import { parseWebhookPayload } from './validate-payload.js';
 
 /** What a job started by a webhook receives, read from its environment. */
@@ -35,7 +35,7 @@ export function readJobWebhook(options: ReadJobWebhookOptions = {}): JobWebhook 
   if (text === undefined || text.trim() === '') {
     throw new WebhookPayloadError(400, 'WEBHOOK_PAYLOAD is not set: this job was not started by a webhook.');
   }
-  if (options.webhookSecret !== undefined) verifySecret(env.WEBHOOK_SECRET || undefined, options.webhookSecret);
+  if (options.webhookSecret !== undefined) verifyWebhookSecret(env.WEBHOOK_SECRET || undefined, options.webhookSecret);
   const payload = parseWebhookPayload(text);
   const repoType = env.WEBHOOK_REPO_TYPE || payload.repo.type;
   if (!REPO_TYPES.includes(repoType)) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SECRET_HEADER } from './secret.js';
+import { WEBHOOK_SECRET_HEADER } from './secret.js';
 
 export interface TestDeliveryOptions {
   /** Sent in `X-Webhook-Secret`, as the Hub does when the webhook has a secret. */
@@ -30,7 +30,7 @@ export async function sendTestDelivery(
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'webhook-id': options.webhookId ?? randomBytes(12).toString('hex'),
-    ...(options.secret === undefined ? {} : { [SECRET_HEADER]: options.secret }),
+    ...(options.secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: options.secret }),
     ...options.headers,
   };
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });

@@ -1,16 +1,16 @@
 import t from 'tap';
 import { WebhookSecretError } from '../../src/webhooks/errors.js';
-import { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, verifySecret } from '../../src/webhooks/secret.js';
+import { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, verifyWebhookSecret } from '../../src/webhooks/secret.js';
 
 t.test('the right secret passes; missing is 401, any other value 403', (t) => {
-  t.doesNotThrow(() => verifySecret('hook-secret', 'hook-secret'));
-  t.doesNotThrow(() => verifySecret('ünïcode', 'ünïcode'));
-  t.throws(() => verifySecret(undefined, 'hook-secret'), { statusCode: 401, message: MISSING_SECRET_MESSAGE });
+  t.doesNotThrow(() => verifyWebhookSecret('hook-secret', 'hook-secret'));
+  t.doesNotThrow(() => verifyWebhookSecret('ünïcode', 'ünïcode'));
+  t.throws(() => verifyWebhookSecret(undefined, 'hook-secret'), { statusCode: 401, message: MISSING_SECRET_MESSAGE });
   for (const wrong of ['', 'hook-secre', 'hook-secret ', 'HOOK-SECRET', 'hook-secret-and-more']) {
-    t.throws(() => verifySecret(wrong, 'hook-secret'), { statusCode: 403, message: INVALID_SECRET_MESSAGE }, JSON.stringify(wrong));
+    t.throws(() => verifyWebhookSecret(wrong, 'hook-secret'), { statusCode: 403, message: INVALID_SECRET_MESSAGE }, JSON.stringify(wrong));
   }
   try {
-    verifySecret('x', 'y');
+    verifyWebhookSecret('x', 'y');
   } catch (error) {
     t.type(error, WebhookSecretError);
   }
