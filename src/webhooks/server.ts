@@ -164,10 +164,11 @@ export class WebhooksServer {
       landingPage: () => this.#landingPage(),
     });
     await app.listen({ host, port });
-    const localUrl = `http://${formatHost(host)}:${(app.server.address() as AddressInfo).port}`;
+    const boundPort = (app.server.address() as AddressInfo).port;
+    const localUrl = `http://${formatHost(host)}:${boundPort}`;
     let tunnel: Tunnel | undefined;
     try {
-      tunnel = await this.#options.tunnel?.open({ url: localUrl, host, port: (app.server.address() as AddressInfo).port });
+      tunnel = await this.#options.tunnel?.open({ url: localUrl, host, port: boundPort });
     } catch (error) {
       await app.close();
       throw error;
