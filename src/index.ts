@@ -9,3 +9,4 @@ export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
 export { loadChatConfig, ConfigError, DEFAULT_MODEL, type ChatConfig, type ProviderConfig } from './config/chat-config.js';
+export * from './hub/index.js';
