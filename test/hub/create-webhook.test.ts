@@ -2,28 +2,16 @@ import nock from 'nock';
 import t from 'tap';
 import { createWebhook } from '../../src/hub/create-webhook.js';
 import { HubApiError, WebhookInputError } from '../../src/hub/errors.js';
-import { HUB, TOKEN, hubOptions, jobWebhookJson, urlWebhookJson } from '../support/hub-fixtures.js';
+import type { WatchedItem } from '../../src/hub/types.js';
+import { HUB, hubOptions, jobWebhookJson, TOKEN, urlWebhookCreateBody, urlWebhookJson, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 t.test('POSTs watched, domains, secret and url with the Bearer token, and reads the webhook back', async (t) => {
   const scope = nock(HUB, { reqheaders: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } })
-    .post('/api/settings/webhooks', {
-      watched: [{ type: 'user', name: 'julien-c' }, { type: 'org', name: 'HuggingFaceH4' }],
-      domains: ['repo', 'discussion'],
-      secret: 'my-secret',
-      url: urlWebhookJson.url,
-    })
+    .post('/api/settings/webhooks', urlWebhookCreateBody)
     .reply(200, { webhook: urlWebhookJson });
-  const webhook = await createWebhook({
-    ...hubOptions,
-    url: urlWebhookJson.url,
-    watched: [{ type: 'user', name: 'julien-c' }, { type: 'org', name: 'HuggingFaceH4' }],
-    domains: ['repo', 'discussion'],
-    secret: 'my-secret',
-  });
+  const webhook = await createWebhook({ ...hubOptions, ...urlWebhookCreateBody, watched: [...urlWebhookCreateBody.watched] as WatchedItem[], domains: ['repo', 'discussion'] });
   t.same(webhook, {
     id: '654bbbc16f2ec14d77f109cc',
     url: urlWebhookJson.url,

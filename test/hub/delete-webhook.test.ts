@@ -1,11 +1,9 @@
 import nock from 'nock';
 import t from 'tap';
 import { deleteWebhook } from '../../src/hub/delete-webhook.js';
-import { HUB, TOKEN, hubOptions } from '../support/hub-fixtures.js';
+import { HUB, hubOptions, TOKEN, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 t.test('DELETEs the webhook and ignores whatever body comes back', async (t) => {
   const scope = nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).delete('/api/settings/webhooks/654bbbc16f2ec14d77f109cc').reply(200, 'OK');

@@ -2,11 +2,9 @@ import nock from 'nock';
 import t from 'tap';
 import { disableWebhook } from '../../src/hub/disable-webhook.js';
 import { enableWebhook } from '../../src/hub/enable-webhook.js';
-import { HUB, TOKEN, hubOptions, urlWebhookJson } from '../support/hub-fixtures.js';
+import { HUB, hubOptions, TOKEN, urlWebhookJson, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 const id = urlWebhookJson.id;
 

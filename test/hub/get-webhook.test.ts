@@ -1,11 +1,9 @@
 import nock from 'nock';
 import t from 'tap';
 import { getWebhook } from '../../src/hub/get-webhook.js';
-import { HUB, TOKEN, hubOptions, urlWebhookJson } from '../support/hub-fixtures.js';
+import { HUB, hubOptions, TOKEN, urlWebhookJson, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 t.test('GETs one webhook and unwraps {"webhook": …}', async (t) => {
   nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).get(`/api/settings/webhooks/${urlWebhookJson.id}`).reply(200, { webhook: urlWebhookJson });

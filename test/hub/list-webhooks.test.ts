@@ -1,11 +1,9 @@
 import nock from 'nock';
 import t from 'tap';
 import { listWebhooks } from '../../src/hub/list-webhooks.js';
-import { HUB, TOKEN, hubOptions, jobWebhookJson, urlWebhookJson } from '../support/hub-fixtures.js';
+import { HUB, hubOptions, jobWebhookJson, TOKEN, urlWebhookJson, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 t.test('GETs the bare array and reads every webhook', async (t) => {
   nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).get('/api/settings/webhooks').reply(200, [urlWebhookJson, jobWebhookJson]);

@@ -2,11 +2,9 @@ import nock from 'nock';
 import t from 'tap';
 import { HubApiError, HubConfigError, HubConnectionError } from '../../src/hub/errors.js';
 import { hubRequest } from '../../src/hub/request.js';
-import { HUB, TOKEN } from '../support/hub-fixtures.js';
+import { HUB, TOKEN, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 t.test('an injected fetch gets the URL from HF_ENDPOINT, the Bearer token and a JSON body', async (t) => {
   const calls: { url: string; init: RequestInit }[] = [];

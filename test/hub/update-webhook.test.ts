@@ -1,11 +1,9 @@
 import nock from 'nock';
 import t from 'tap';
 import { updateWebhook } from '../../src/hub/update-webhook.js';
-import { HUB, TOKEN, hubOptions, urlWebhookJson } from '../support/hub-fixtures.js';
+import { HUB, hubOptions, TOKEN, urlWebhookJson, useNock } from '../support/hub-fixtures.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 const id = urlWebhookJson.id;
 

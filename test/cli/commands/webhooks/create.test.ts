@@ -1,25 +1,15 @@
 import nock from 'nock';
 import t from 'tap';
 import WebhooksCreate from '../../../../src/cli/commands/webhooks/create.js';
-import { HUB, TOKEN, jobWebhookJson, urlWebhookJson } from '../../../support/hub-fixtures.js';
+import { HUB, jobWebhookJson, TOKEN, urlWebhookJson, useNock, urlWebhookCreateBody } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => {
-  nock.cleanAll();
-  process.exitCode = undefined;
-});
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 t.test('--url, repeated --watch and --domain, --secret: one POST with exactly that body', async (t) => {
   const scope = nock(HUB)
     .matchHeader('authorization', `Bearer ${TOKEN}`)
-    .post('/api/settings/webhooks', {
-      watched: [{ type: 'user', name: 'julien-c' }, { type: 'org', name: 'HuggingFaceH4' }],
-      domains: ['repo', 'discussion'],
-      secret: 'my-secret',
-      url: urlWebhookJson.url,
-    })
+    .post('/api/settings/webhooks', urlWebhookCreateBody)
     .reply(200, { webhook: urlWebhookJson });
   const argv = ['--url', urlWebhookJson.url!, '--watch', 'user:julien-c', '--watch', 'org:HuggingFaceH4', '--domain', 'repo', '--domain', 'discussion', '--secret', 'my-secret'];
   const { exitCode, stdout } = await runWebhooksCommand(WebhooksCreate, argv);

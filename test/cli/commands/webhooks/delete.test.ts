@@ -1,15 +1,10 @@
 import nock from 'nock';
 import t from 'tap';
 import WebhooksDelete from '../../../../src/cli/commands/webhooks/delete.js';
-import { HUB, TOKEN } from '../../../support/hub-fixtures.js';
+import { HUB, TOKEN, useNock } from '../../../support/hub-fixtures.js';
 import { answeringTerminal, runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => {
-  nock.cleanAll();
-  process.exitCode = undefined;
-});
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 const id = '654bbbc16f2ec14d77f109cc';
 const deletion = () => nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).delete(`/api/settings/webhooks/${id}`).reply(200, {});

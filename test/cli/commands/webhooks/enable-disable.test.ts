@@ -2,15 +2,10 @@ import nock from 'nock';
 import t from 'tap';
 import WebhooksDisable from '../../../../src/cli/commands/webhooks/disable.js';
 import WebhooksEnable from '../../../../src/cli/commands/webhooks/enable.js';
-import { HUB, TOKEN, urlWebhookJson } from '../../../support/hub-fixtures.js';
+import { HUB, TOKEN, urlWebhookJson, useNock } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => {
-  nock.cleanAll();
-  process.exitCode = undefined;
-});
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 const id = urlWebhookJson.id;
 

@@ -1,15 +1,10 @@
 import nock from 'nock';
 import t from 'tap';
 import WebhooksInfo from '../../../../src/cli/commands/webhooks/info.js';
-import { HUB, jobWebhookJson, urlWebhookJson } from '../../../support/hub-fixtures.js';
+import { HUB, jobWebhookJson, urlWebhookJson, useNock } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => {
-  nock.cleanAll();
-  process.exitCode = undefined;
-});
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 const id = urlWebhookJson.id;
 

@@ -1,15 +1,10 @@
 import nock from 'nock';
 import t from 'tap';
 import WebhooksLs from '../../../../src/cli/commands/webhooks/ls.js';
-import { HUB, TOKEN, jobWebhookJson, urlWebhookJson } from '../../../support/hub-fixtures.js';
+import { HUB, jobWebhookJson, TOKEN, urlWebhookJson, useNock } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => {
-  nock.cleanAll();
-  process.exitCode = undefined;
-});
-t.teardown(() => nock.enableNetConnect());
+useNock(t);
 
 const list = () => nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).get('/api/settings/webhooks').reply(200, [urlWebhookJson, jobWebhookJson]);
 
