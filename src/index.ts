@@ -39,3 +39,4 @@ export {
 } from './persistence/emotions-file.js';
 export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';
 export * from './webhooks/index.js';
+export * from './hub/index.js';
