@@ -50,3 +50,5 @@ export {
   type SystemFactory,
 } from './service/chat-service.js';
 export { runChatService, type RunChatServiceOptions } from './service/run-chat-service.js';
+export * from './webhooks/index.js';
+export * from './hub/index.js';

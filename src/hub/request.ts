@@ -1,0 +1,63 @@
+import { resolveEndpoint } from './endpoint.js';
+import { HubApiError, HubConnectionError } from './errors.js';
+import { requestIdOf, serverMessageOf } from './error-response.js';
+import type { HubOptions } from './hub-options.js';
+import { resolveToken } from './token.js';
+
+export interface HubRequest {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Starts with `/api/`; path segments taken from input must already be URL-encoded. */
+  readonly path: string;
+  readonly body?: unknown;
+}
+
+async function send(request: HubRequest, options: HubOptions): Promise<{ response: Response; url: string }> {
+  const env = options.env ?? process.env;
+  const url = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
+  const token = await resolveToken(options.token, env);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'emotion-hub' };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const doFetch = options.fetch ?? fetch;
+  try {
+    const response = await doFetch(url, {
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: options.signal,
+    });
+    return { response, url };
+  } catch (error) {
+    const cause = error as Error & { cause?: { message?: string } };
+    const detail = cause.cause?.message ?? cause.message;
+    throw new HubConnectionError(`Cannot reach the hub at ${url}: ${detail}`, { cause: error });
+  }
+}
+
+async function text(response: Response, url: string): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw new HubConnectionError(`The connection to ${url} broke while reading the answer: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * One authenticated call to the hub. Without a reader the body is discarded (DELETE); with one the
+ * body is parsed as JSON and handed to it. Any failure is a HubApiError, HubConnectionError or
+ * HubConfigError, never a bare fetch or JSON error.
+ */
+export async function hubRequest(request: HubRequest, options: HubOptions): Promise<void>;
+export async function hubRequest<T>(request: HubRequest, options: HubOptions, read: (body: unknown) => T): Promise<T>;
+export async function hubRequest<T>(request: HubRequest, options: HubOptions, read?: (body: unknown) => T): Promise<T | void> {
+  const { response, url } = await send(request, options);
+  const body = await text(response, url);
+  const context = { status: response.status, requestId: requestIdOf(response.headers), method: request.method, url };
+  if (!response.ok) throw new HubApiError({ ...context, serverMessage: serverMessageOf(response.headers, body) });
+  if (!read) return;
+  try {
+    return read(JSON.parse(body));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? 'the hub answered with something that is not JSON' : `unexpected answer from the hub: ${(error as Error).message}`;
+    throw new HubApiError({ ...context, reason });
+  }
+}

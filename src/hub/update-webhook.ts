@@ -1,0 +1,19 @@
+import { getWebhook } from './get-webhook.js';
+import type { HubOptions } from './hub-options.js';
+import { hubRequest } from './request.js';
+import type { Webhook } from './types.js';
+import { updateWebhookChanges, type UpdateWebhookInput } from './webhook-input.js';
+import { readWebhookEnvelope } from './webhook-json.js';
+import { webhookPath } from './webhook-path.js';
+
+/**
+ * Changes only the given fields. The hub's update route takes the watched list in every request
+ * (its Python client sends `[]` when the caller leaves it out), so when `watched` is not given the
+ * current list is read first and sent back unchanged: leaving it out never empties it.
+ */
+export async function updateWebhook(params: { readonly webhookId: string } & UpdateWebhookInput & HubOptions): Promise<Webhook> {
+  const path = webhookPath(params.webhookId);
+  const changes = updateWebhookChanges(params);
+  const watched = changes.watched ?? (await getWebhook(params)).watched;
+  return hubRequest({ method: 'POST', path, body: { ...changes, watched } }, params, readWebhookEnvelope);
+}

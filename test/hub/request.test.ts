@@ -1,0 +1,69 @@
+import nock from 'nock';
+import t from 'tap';
+import { HubApiError, HubConfigError, HubConnectionError } from '../../src/hub/errors.js';
+import { hubRequest } from '../../src/hub/request.js';
+import { HUB, TOKEN, useNock } from '../support/hub-fixtures.js';
+
+useNock(t);
+
+t.test('an injected fetch gets the URL from HF_ENDPOINT, the Bearer token and a JSON body', async (t) => {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fakeFetch = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    return new Response('{"ok":true}', { status: 200 });
+  }) as typeof fetch;
+  const result = await hubRequest(
+    { method: 'POST', path: '/api/x', body: { a: 1 } },
+    { fetch: fakeFetch, env: { HF_ENDPOINT: 'http://127.0.0.1:9/', HF_TOKEN: 'hf_env' } },
+    (body) => body,
+  );
+  t.same(result, { ok: true });
+  t.equal(calls[0]?.url, 'http://127.0.0.1:9/api/x');
+  t.match(calls[0]?.init, { method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer hf_env', 'content-type': 'application/json' } });
+});
+
+t.test('no token: a HubConfigError and no request at all', async (t) => {
+  let called = false;
+  const fakeFetch = (async () => {
+    called = true;
+    return new Response('[]');
+  }) as unknown as typeof fetch;
+  const dir = t.testdir({});
+  await t.rejects(hubRequest({ method: 'GET', path: '/api/x' }, { fetch: fakeFetch, env: { HOME: dir } }), HubConfigError);
+  const error = await hubRequest({ method: 'GET', path: '/api/x' }, { fetch: fakeFetch, env: { HOME: dir } }).catch((e: unknown) => e);
+  t.type(error, HubConfigError);
+  t.notOk(called);
+});
+
+t.test('a refused connection is a HubConnectionError naming the URL', async (t) => {
+  const error = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {} }, (b) => b).catch((e: unknown) => e);
+  t.type(error, HubConnectionError);
+  t.match((error as Error).message, /^Cannot reach the hub at https:\/\/huggingface.co\/api\/x: /);
+  const aborted = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {}, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+  t.type(aborted, HubConnectionError);
+});
+
+t.test('a body that breaks off is a HubConnectionError', async (t) => {
+  const broken = new Response(new ReadableStream({ start: (controller) => controller.error(new Error('socket hang up')) }));
+  const error = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {}, fetch: (async () => broken) as unknown as typeof fetch }).catch(
+    (e: unknown) => e,
+  );
+  t.type(error, HubConnectionError);
+  t.match((error as Error).message, /broke while reading the answer: socket hang up/);
+});
+
+t.test('a 2xx that is not JSON is a HubApiError with the status and request id', async (t) => {
+  nock(HUB).get('/api/x').reply(200, '<html>maintenance</html>', { 'x-request-id': 'req-html' });
+  const error = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {} }, (b) => b).catch((e: unknown) => e);
+  t.type(error, HubApiError);
+  t.match(error, { status: 200, requestId: 'req-html', message: /the hub answered with something that is not JSON/ });
+});
+
+t.test('a 5xx without a message still says what failed', async (t) => {
+  nock(HUB).get('/api/x').reply(503, '');
+  await t.rejects(hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {} }), {
+    status: 503,
+    serverMessage: undefined,
+    message: 'no message (HTTP 503 from GET https://huggingface.co/api/x)',
+  });
+});
