@@ -1,0 +1,64 @@
+import t from 'tap';
+import nock from 'nock';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { createChatSystem } from '../../src/actors/chat-system.js';
+import { loadChatConfig } from '../../src/config/chat-config.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { seededRandom } from '../../src/runtime/random.js';
+import { startChatService, type SystemDeps } from '../../src/service/chat-service.js';
+import { launchChromium } from '../support/browser.js';
+import { completion } from '../helpers/chat-system.js';
+
+// The whole product as a user meets it: the real service and actor system, a
+// real browser, and only the OpenAI-compatible provider mocked.
+const PROVIDER = 'http://llm.test';
+
+t.before(() => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+});
+t.afterEach(() => nock.cleanAll());
+t.teardown(() => nock.enableNetConnect());
+
+const widths = `['joy','sadness','anger','fear','curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`;
+
+t.test('with a key for an OpenAI-compatible server, the page chats and the bars move', async (t) => {
+  nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
+  nock(PROVIDER).post('/v1/chat/completions').reply(200, completion('That makes me <em>happy</em> too!'));
+  const service = await startChatService({
+    config: loadChatConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LLM_API_KEY: 'sk-test-page',
+      LLM_BASE_URL: `${PROVIDER}/v1`,
+      EMOTIONS_FILE: join(t.testdir(), 'emotions.json'),
+    }),
+    logger: createLogger({ debug: false, destination: new PassThrough() }),
+    createSystem: (deps: SystemDeps) => createChatSystem({ ...deps, dialogueRetries: 0, inspect: () => undefined }),
+    random: seededRandom(3),
+    app: { pollIntervalMs: 100 },
+  });
+  t.teardown(() => service.close());
+
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${service.address}/`);
+  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+  await page.waitForFunction(`${widths}.every((width) => width !== '0%')`);
+  const before = (await page.evaluate(widths)) as string[];
+
+  await page.getByLabel('Your message').fill('I love this wonderful, happy day!');
+  await page.getByLabel('Your message').press('Enter');
+  await page.locator('.message.bot').waitFor();
+  t.equal(await page.locator('.message.bot p').textContent(), 'That makes me <em>happy</em> too!');
+  t.equal(await page.locator('#conversation em').count(), 0);
+  const after = (await page.evaluate(widths)) as string[];
+  t.notSame(after, before, 'the bars moved');
+  t.ok(parseFloat(after[0]!) > parseFloat(before[0]!), `joy grew: ${before[0]} → ${after[0]}`);
+
+  await page.waitForTimeout(600); // the 0.5 s transition, for the picture
+  mkdirSync('test-output', { recursive: true });
+  await page.screenshot({ path: 'test-output/page-real-system.png' });
+});
