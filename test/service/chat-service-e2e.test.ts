@@ -1,92 +1,14 @@
-import t, { type Test } from 'tap';
+import t from 'tap';
 import nock from 'nock';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createChatSystem } from '../../src/actors/chat-system.js';
-import { loadChatConfig } from '../../src/config/chat-config.js';
 import { DEFAULT_EMOTIONS, roundEmotions } from '../../src/emotions/model.js';
-import { createLogger } from '../../src/runtime/logger.js';
-import { seededRandom } from '../../src/runtime/random.js';
-import { startChatService, type ChatService, type SystemDeps } from '../../src/service/chat-service.js';
 import { completion } from '../helpers/chat-system.js';
+import { PROVIDER, mockProviderOnly, startRealService as start } from '../support/real-service.js';
 
 // The real composition root and the real actor system on 127.0.0.1, port 0;
 // only the model provider is mocked, at its base URL.
-const PROVIDER = 'http://llm.test';
-
-t.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
-
-interface Started {
-  readonly service: ChatService;
-  readonly dir: string;
-  readonly exits: number[];
-  readonly exited: Promise<number>;
-  readonly logs: Array<Record<string, unknown>>;
-  get(path: string): Promise<{ status: number; type: string | null; body: any }>;
-  chat(body: unknown): Promise<{ status: number; body: any }>;
-  /** Polls /api/is_initialized until the system has left `initializing`. */
-  settled(): Promise<any>;
-}
-
-async function start(t: Test, env: Record<string, string>): Promise<Started> {
-  const dir = t.testdir();
-  const logs: Array<Record<string, unknown>> = [];
-  const exits: number[] = [];
-  let onExit: (code: number) => void = () => undefined;
-  const exited = new Promise<number>((resolve) => (onExit = resolve));
-  const service = await startChatService({
-    config: loadChatConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LLM_BASE_URL: `${PROVIDER}/v1`,
-      LLM_TIMEOUT_MS: '1000',
-      EMOTIONS_FILE: join(dir, 'emotions.json'),
-      EVENT_LOG: join(dir, 'events.jsonl'),
-      ...env,
-    }),
-    logger: createLogger({ debug: true, destination: { write: (line: string) => void logs.push(JSON.parse(line)) } }),
-    createSystem: (deps: SystemDeps) => createChatSystem({ ...deps, dialogueRetries: 0, inspect: () => undefined }),
-    random: seededRandom(7),
-    exit: (code) => {
-      exits.push(code);
-      onExit(code);
-    },
-  });
-  t.teardown(() => service.close());
-  const get = async (path: string) => {
-    const response = await fetch(`${service.address}${path}`);
-    const type = response.headers.get('content-type');
-    return { status: response.status, type, body: type?.startsWith('application/json') ? await response.json() : await response.text() };
-  };
-  return {
-    service,
-    dir,
-    exits,
-    exited,
-    logs,
-    get,
-    chat: async (body: unknown) => {
-      const response = await fetch(`${service.address}/api/chat`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
-    settled: async () => {
-      for (;;) {
-        const { body } = await get('/api/is_initialized');
-        if (!body.initializing) return body;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
-  };
-}
+mockProviderOnly(t);
 
 t.test('no key: the page is served, the API says missing_llm_key and points to /error', async (t) => {
   const service = await start(t, {});

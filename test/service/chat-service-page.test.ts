@@ -1,46 +1,20 @@
 import t from 'tap';
 import nock from 'nock';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { createChatSystem } from '../../src/actors/chat-system.js';
-import { loadChatConfig } from '../../src/config/chat-config.js';
-import { createLogger } from '../../src/runtime/logger.js';
-import { seededRandom } from '../../src/runtime/random.js';
-import { startChatService, type SystemDeps } from '../../src/service/chat-service.js';
 import { launchChromium } from '../support/browser.js';
 import { completion } from '../helpers/chat-system.js';
+import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // The whole product as a user meets it: the real service and actor system, a
 // real browser, and only the OpenAI-compatible provider mocked.
-const PROVIDER = 'http://llm.test';
-
-t.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+mockProviderOnly(t);
 
 const widths = `['joy','sadness','anger','fear','curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`;
 
 t.test('with a key for an OpenAI-compatible server, the page chats and the bars move', async (t) => {
   nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
   nock(PROVIDER).post('/v1/chat/completions').reply(200, completion('That makes me <em>happy</em> too!'));
-  const service = await startChatService({
-    config: loadChatConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LLM_API_KEY: 'sk-test-page',
-      LLM_BASE_URL: `${PROVIDER}/v1`,
-      EMOTIONS_FILE: join(t.testdir(), 'emotions.json'),
-    }),
-    logger: createLogger({ debug: false, destination: new PassThrough() }),
-    createSystem: (deps: SystemDeps) => createChatSystem({ ...deps, dialogueRetries: 0, inspect: () => undefined }),
-    random: seededRandom(3),
-    app: { pollIntervalMs: 100 },
-  });
-  t.teardown(() => service.close());
+  const { service } = await startRealService(t, { LLM_API_KEY: 'sk-test-page' }, { pollIntervalMs: 100 });
 
   const context = await launchChromium(t);
   const page = await context.newPage();
