@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
 import type { ChatConfig } from '../config/chat-config.js';
@@ -8,6 +8,7 @@ import type { Logger } from '../runtime/logger.js';
 import { installErrorHandling } from './error-handler.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
 import { DebugRequestLogging } from './request-logging.js';
+import { installSecurityHeaders } from './security-headers.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { pageRoutes } from './routes/pages.js';
@@ -41,12 +42,13 @@ export function bodyLimitFor(maxMessageLength: number): number {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { bus, clock, logger, config } = options;
   const app = Fastify({
-    loggerInstance: logger,
+    // Fastify's plugin types expect its base logger type; pino's Logger is one, with more on it.
+    loggerInstance: logger as FastifyBaseLogger,
     logController: new DebugRequestLogging(),
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
-  }) as unknown as FastifyInstance;
+  });
   const system = new SystemClient(bus, {
     statusMs: options.timeouts?.statusMs ?? 2000,
     chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs * 3 + 10_000,
@@ -56,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS } });
 
   installErrorHandling(app);
+  installSecurityHeaders(app);
   await app.register(fastifyStatic, {
     root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
     prefix: '/assets/',

@@ -23,11 +23,16 @@ t.test('the page waits for initialization, chats, shows replies as text and move
   page.on('request', (request) => {
     if (!request.url().startsWith(address)) outside.push(request.url());
   });
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${address}/`);
 
-  await page.waitForFunction(`document.getElementById('state').textContent.includes('initializing')`);
+  await page.locator('#state', { hasText: 'initializing' }).waitFor();
   t.ok(await page.isDisabled('#send'), 'no sending while the system initializes');
-  await page.waitForFunction(`${barWidth('joy-bar')} === '50%'`);
+  await page.locator('#joy-bar[style*="width: 50%"]').waitFor();
   t.equal(await page.evaluate(barWidth('curiosity-bar')), '46%', 'bars are drawn from /api/avatar while initializing');
   t.same(
     await page.evaluate(`(({ transitionProperty, transitionDuration, transitionTimingFunction }) =>
@@ -36,7 +41,7 @@ t.test('the page waits for initialization, chats, shows replies as text and move
   );
 
   system.phase = 'ready';
-  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
 
   system.chatBehaviour = {
     kind: 'reply',
@@ -61,13 +66,14 @@ t.test('the page waits for initialization, chats, shows replies as text and move
 
   // The drift moves the emotions: the next poll redraws them.
   system.emotions = { joy: 0.3, sadness: 0.6, anger: 0.2, fear: 0.25, curiosity: 0.4 };
-  await page.waitForFunction(`${barWidth('sadness-bar')} === '60%'`);
+  await page.locator('#sadness-bar[style*="width: 60%"]').waitFor();
   t.equal(await page.evaluate(barWidth('joy-bar')), '30%');
   await page.waitForTimeout(600); // let the 0.5 s transition finish before the picture
 
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/page.png`, fullPage: true });
   t.same(outside, [], 'the page fetches nothing beyond the service');
+  t.same(problems, [], 'no script error and no content security policy violation');
 });
 
 t.test('a failed chat says why and gives the message back', async (t) => {
@@ -75,7 +81,7 @@ t.test('a failed chat says why and gives the message back', async (t) => {
   const context = await launchChromium(t);
   const page = await context.newPage();
   await page.goto(`${address}/`);
-  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
   system.chatBehaviour = { kind: 'reject', reason: 'provider_failed', error: 'boom' };
   await page.getByLabel('Your message').fill('are you there?');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -84,7 +90,7 @@ t.test('a failed chat says why and gives the message back', async (t) => {
   t.equal(await page.getByLabel('Your message').inputValue(), 'are you there?');
   await page.getByLabel('Your message').fill('   ');
   await page.getByLabel('Your message').press('Enter');
-  await page.waitForFunction(`document.querySelectorAll('.message.error').length === 2`);
+  await page.locator('.message.error').nth(1).waitFor();
   t.same(system.messages, ['are you there?'], 'a blank message is not sent');
 });
 
@@ -97,13 +103,13 @@ t.test('with the key missing the page goes to /error, which explains LLM_API_KEY
   await page.waitForURL(`${address}/error`);
   t.match(await page.locator('h1').textContent(), /not available/);
   t.match(await page.locator('main').textContent(), /LLM_API_KEY/);
-  await page.waitForFunction(`document.getElementById('state').textContent.includes('LLM_API_KEY is not set')`);
+  await page.locator('#state', { hasText: 'LLM_API_KEY is not set' }).waitFor();
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/error-page.png`, fullPage: true });
 
   system.phase = 'ready';
   await page.reload();
-  await page.waitForFunction(`document.getElementById('state').textContent.includes('ready now')`);
+  await page.locator('#state', { hasText: 'ready now' }).waitFor();
   t.equal(await page.locator('#state a').getAttribute('href'), '/');
 });
 
@@ -113,7 +119,7 @@ t.test('on a phone-sized screen the page stacks into one readable column', async
   const page = await context.newPage();
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto(`${address}/`);
-  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
   const scrollWidth = await page.evaluate('document.documentElement.scrollWidth');
   t.ok(Number(scrollWidth) <= 375, `no sideways scrolling (${String(scrollWidth)} px)`);
   const [avatarBox, chatBox] = await Promise.all([

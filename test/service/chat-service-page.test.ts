@@ -19,8 +19,8 @@ t.test('with a key for an OpenAI-compatible server, the page chats and the bars 
   const context = await launchChromium(t);
   const page = await context.newPage();
   await page.goto(`${service.address}/`);
-  await page.waitForFunction(`document.getElementById('state').textContent.startsWith('Ready')`);
-  await page.waitForFunction(`${widths}.every((width) => width !== '0%')`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  await page.locator('#curiosity-bar[style*="width"]').waitFor();
   const before = (await page.evaluate(widths)) as string[];
 
   await page.getByLabel('Your message').fill('I love this wonderful, happy day!');
