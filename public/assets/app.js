@@ -91,8 +91,11 @@ async function waitUntilInitialized() {
   }
 }
 
-/** Redraws from /api/avatar every POLL_MS, whatever the phase. */
+/** Redraws from /api/avatar every POLL_MS, whatever the phase; a slow answer is not asked for twice. */
+let polling = false;
 async function pollAvatar() {
+  if (polling) return;
+  polling = true;
   try {
     const { response, body } = await getJson('/api/avatar');
     if (response.ok) {
@@ -102,8 +105,9 @@ async function pollAvatar() {
     }
   } catch {
     // The service is away for a moment; the next poll tries again.
+  } finally {
+    polling = false;
   }
-  setTimeout(pollAvatar, POLL_MS);
 }
 
 form.addEventListener('submit', async (event) => {
@@ -152,3 +156,4 @@ async function start() {
 
 void start();
 void pollAvatar();
+setInterval(pollAvatar, POLL_MS);
