@@ -239,7 +239,14 @@ export const systemMachine = setup({
                 checking: {
                   always: [
                     { guard: 'secondaryKeyMissing', target: 'missing' },
-                    { guard: 'secondarySharesPrimary', target: 'sharedWithPrimary' },
+                    {
+                      guard: 'secondarySharesPrimary',
+                      target: 'sharedWithPrimary',
+                      actions: {
+                        type: 'componentReady',
+                        params: { component: 'secondaryProvider', detail: 'same provider as the primary: one validation serves both' },
+                      },
+                    },
                     { target: 'validating' },
                   ],
                 },

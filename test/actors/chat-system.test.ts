@@ -66,6 +66,7 @@ t.test('HTTP 429 on validation counts as a valid key; one call serves both provi
   t.match(ofType(events, 'system.component.ready').map((e) => e.component).sort(), [
     'memoryStore',
     'primaryProvider',
+    'secondaryProvider',
     'sentimentAnalyzer',
   ]);
   t.match(await status(bus), { phase: 'ready' });
