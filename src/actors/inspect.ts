@@ -4,6 +4,12 @@ import type { Logger } from '../runtime/logger.js';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
+/** An inspector and how to let go of it (a WebSocket one would otherwise keep the process alive). */
+export interface Inspection {
+  readonly inspect: Inspect;
+  stop(): void;
+}
+
 /** Only the machine's own facts leave the process: never the config (keys), the bus or the conversation. */
 function sanitizeContext(context: MachineContext): MachineContext {
   return { started: context.started, failure: context.failure, source: context.store?.source };
@@ -14,23 +20,25 @@ function sanitizeContext(context: MachineContext): MachineContext {
  * the debug log; a `ws://` or `wss://` URL streams them to a Stately inspector (@statelyai/inspect)
  * listening there. Unset (always, in tests): no inspection.
  */
-export function inspectionFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Inspect | undefined {
+export function inspectionFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Inspection | undefined {
   const setting = env.XSTATE_INSPECT?.trim();
   if (!setting) return undefined;
   if (setting === 'log') {
-    return (event) => {
+    const inspect: Inspect = (event) => {
       if (event.type === '@xstate.event') logger.debug({ actor: event.actorRef.sessionId, event: event.event.type }, 'xstate event');
       if (event.type === '@xstate.snapshot') {
         logger.debug({ actor: event.actorRef.sessionId, value: (event.snapshot as { value?: unknown }).value }, 'xstate snapshot');
       }
     };
+    return { inspect, stop: () => undefined };
   }
   if (/^wss?:\/\//.test(setting)) {
-    return createWebSocketInspector({
+    const inspector = createWebSocketInspector({
       url: setting,
       sanitizeContext,
       sanitizeEvent: (event) => ({ type: event.type }),
-    }).inspect;
+    });
+    return { inspect: inspector.inspect, stop: () => inspector.stop() };
   }
   logger.warn({ XSTATE_INSPECT: setting }, 'XSTATE_INSPECT must be "log" or a ws:// URL; inspection is off');
   return undefined;

@@ -246,3 +246,34 @@ t.test('after stop the drift is over', async (t) => {
   t.equal(ofType(events, 'emotions.drifted').length, 0);
   t.equal(BASE_URL, 'http://llm.test/v1');
 });
+
+t.test('a bug inside the machine is a failure like any other: one fatal line, exit 1', async (t) => {
+  const { createChatSystem } = await import('../../src/actors/chat-system.js');
+  const { Bus } = await import('../../src/bus/bus.js');
+  const { loadChatConfig } = await import('../../src/config/chat-config.js');
+  const { createLogger } = await import('../../src/runtime/logger.js');
+  const { fixedClock } = await import('../../src/runtime/clock.js');
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+  // The phase announcement throws, as a programming error inside an action would.
+  const broken = Object.assign(Object.create(logger) as typeof logger, {
+    info: (_: unknown, msg?: string) => {
+      if (msg === 'chat system keyMissing') throw new Error('action blew up');
+    },
+  });
+  const exits: number[] = [];
+  const system = createChatSystem({
+    bus: new Bus(),
+    config: loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json') }),
+    clock: fixedClock(START),
+    random: () => 0.5,
+    logger: broken,
+    exit: (code) => exits.push(code),
+    inspect: () => undefined,
+  });
+  system.start();
+  t.equal(await system.settled(), 'failed');
+  t.same(exits, [1]);
+  t.match(lines, [{ level: 60, msg: /system machine: action blew up/ }]);
+  await system.stop();
+});

@@ -18,7 +18,9 @@ t.test('off unless XSTATE_INSPECT is set', (t) => {
 
 t.test('XSTATE_INSPECT=log writes machine events and states to the debug log', (t) => {
   const { lines, logger } = capture();
-  const inspect = inspectionFromEnv({ XSTATE_INSPECT: 'log' }, logger);
+  const inspection = inspectionFromEnv({ XSTATE_INSPECT: 'log' }, logger);
+  const inspect = inspection?.inspect;
+  inspection?.stop();
   const machine = createMachine({ initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } });
   const actor = createActor(machine, { inspect }).start();
   actor.send({ type: 'GO' });
