@@ -213,6 +213,21 @@ t.test('a burst of changes is one coalesced write', async (t) => {
   t.equal(ofType(events, 'persistence.saved').length, 1);
 });
 
+t.test('under sustained load the file is written at most 10 times a second', async (t) => {
+  modelsOk();
+  const { system, bus, events, advance } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  for (let ms = 0; ms < 1000; ms += 10) {
+    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 } });
+    advance(10);
+  }
+  // A flush queues behind the coalesced writes, so its answer means they are all done.
+  await bus.request({ type: 'persistence.flush.requested' }, 'persistence.saved', 2000);
+  const coalesced = ofType(events, 'persistence.saved').filter((e) => e.correlationId === undefined);
+  t.equal(coalesced.length, 10, '100 changes in 1 s, 10 writes');
+});
+
 t.test('persistence across restart: the next run starts from the state the last one wrote', async (t) => {
   const dir = t.testdir();
   modelsOk(2);
