@@ -38,3 +38,4 @@ export {
   type EmotionsFile,
 } from './persistence/emotions-file.js';
 export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';
+export * from './webhooks/index.js';

@@ -1,0 +1,108 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { buildContext, type WebhookContext } from './context.js';
+import type { DeliveryEvents } from './delivery-events.js';
+import { WebhookDeliveryError } from './errors.js';
+import type { WebhookHandler } from './handler.js';
+import { notFound, pathOf, sendRefusal, toRefusal, unsupportedMediaType } from './http-errors.js';
+import type { WebhookPayload } from './payload.js';
+import { WEBHOOKS_PREFIX } from './route-name.js';
+import { WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
+import { validateWebhookPayload } from './validate-payload.js';
+
+export interface WebhooksAppDeps {
+  readonly secret: string | undefined;
+  readonly bodyLimit: number;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** The handler registered under a name, looked up per request so routes added after start work. */
+  readonly handlerFor: (name: string) => WebhookHandler | undefined;
+  readonly events: DeliveryEvents;
+  readonly landingPage: () => Promise<string>;
+}
+
+/**
+ * The receiving server's Fastify app. Each delivery goes through, in order:
+ * the secret (401/403, before the body is read), the route (404), the body's
+ * media type and JSON (415/413/400), the payload schema (422), then the
+ * `on(...)` listeners and the route's handler (500 when it throws).
+ */
+export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.bodyLimit,
+    // Request lines would carry the URL, and with it a `?secret=`; deliveries are logged below instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  // Only JSON is a delivery: without the text parser, text/plain is a 415 like every other type.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const refusal = toRefusal(error, deps.bodyLimit);
+    // The reason only: never the body, the query or the secret that came with it.
+    const log = { route: pathOf(request), statusCode: refusal.statusCode, reason: error.name, code: error.code };
+    if (refusal.statusCode >= 500) request.log.error({ ...log, err: error }, 'webhook request failed');
+    else request.log.warn(log, 'webhook request refused');
+    return sendRefusal(reply, refusal);
+  });
+  app.setNotFoundHandler((request, reply) => sendRefusal(reply, notFound(request)));
+
+  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await deps.landingPage()));
+
+  const checkDelivery = async (request: FastifyRequest): Promise<void> => {
+    if (deps.secret !== undefined) verifyWebhookSecret(headerValue(request.headers[WEBHOOK_SECRET_HEADER]), deps.secret);
+    const name = routeNameOf(request);
+    if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
+      throw new WebhookDeliveryError(404, `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`);
+    }
+  };
+
+  const receive = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    // A POST without a body never reaches a content-type parser, so its type is checked here.
+    if (request.headers['content-type'] === undefined) return sendRefusal(reply, unsupportedMediaType());
+    const payload = validateWebhookPayload(request.body);
+    const name = routeNameOf(request);
+    const context = buildContext({
+      name,
+      payload,
+      headers: request.headers,
+      receivedAt: deps.clock.now(),
+      log: request.log.child({ route: name, webhookId: request.headers['webhook-id'] }) as Logger,
+    });
+    context.log.info({ event: context.event, repo: payload.repo.name }, 'webhook delivery received');
+    deps.events.emit({ payload, context });
+    const handler = name === '' ? undefined : deps.handlerFor(name);
+    return reply.type('application/json; charset=utf-8').send(await runHandler(handler, payload, context, reply));
+  };
+
+  app.post(WEBHOOKS_PREFIX, { onRequest: checkDelivery }, receive);
+  app.post(`${WEBHOOKS_PREFIX}/*`, { onRequest: checkDelivery }, receive);
+  return app;
+}
+
+/** The handler's result as JSON text; a throw is logged with the delivery and answered 500. */
+async function runHandler(
+  handler: WebhookHandler | undefined,
+  payload: WebhookPayload,
+  context: WebhookContext,
+  reply: FastifyReply,
+): Promise<string> {
+  try {
+    return JSON.stringify((await handler?.(payload, context)) ?? null) ?? 'null';
+  } catch (error) {
+    context.log.error({ err: error, event: context.event }, 'webhook handler failed');
+    reply.code(500);
+    return JSON.stringify({ error: `The webhook handler ${context.name} failed; see the server log.` });
+  }
+}
+
+function routeNameOf(request: FastifyRequest): string {
+  const params = request.params as Record<string, string | undefined>;
+  return (params['*'] ?? '').replace(/^\/+|\/+$/g, '');
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

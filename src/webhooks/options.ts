@@ -1,0 +1,65 @@
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import type { LandingPageInfo } from './landing-page.js';
+import type { TunnelProvider } from './tunnel.js';
+
+export const DEFAULT_PORT = 7860;
+export const DEFAULT_HOST = '127.0.0.1';
+/** Hub payloads weigh a few KiB; 1 MiB leaves room for long `updatedRefs` lists. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Replaces the landing page: an HTML string, or a function of the server's state returning one. */
+export type WebhooksUi = string | ((info: LandingPageInfo) => string | Promise<string>);
+
+export interface WebhooksServerOptions {
+  /** The shared secret; defaults to `WEBHOOK_SECRET`. Unset or empty: routes are open to everyone. */
+  readonly webhookSecret?: string;
+  /** Replaces the default landing page at `GET /`. */
+  readonly ui?: WebhooksUi;
+  /** Defaults to `PORT`, else 7860. `0` picks a free port. */
+  readonly port?: number;
+  /** Defaults to `HOST`, else 127.0.0.1 (use 0.0.0.0 in a container or a Space). */
+  readonly host?: string;
+  /** Largest accepted body in bytes (413 beyond it); defaults to 1 MiB. */
+  readonly bodyLimit?: number;
+  /** Opens a public URL at launch; nothing is opened without it. */
+  readonly tunnel?: TunnelProvider;
+  /** Where request logs go; defaults to a pino logger on stdout, `false` silences it. */
+  readonly logger?: Logger | false;
+  /** Start by itself once the script's own code has run (default `true`); `launch()` always works. */
+  readonly autoStart?: boolean;
+  /** Prints the startup lines (routes, secret state); defaults to `console.log`. */
+  readonly print?: (line: string) => void;
+  /** Stamps each delivery's `receivedAt`; defaults to the system clock. */
+  readonly clock?: Clock;
+  /** Environment to read `WEBHOOK_SECRET`, `PORT`, `HOST` and `SPACE_HOST` from; defaults to `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface ResolvedOptions {
+  readonly secret: string | undefined;
+  readonly port: number;
+  readonly host: string;
+  readonly bodyLimit: number;
+  /** Set on a Hugging Face Space, whose public URL is `https://<SPACE_HOST>`. */
+  readonly spaceHost: string | undefined;
+}
+
+export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions {
+  const env = options.env ?? process.env;
+  const port = options.port ?? (env.PORT?.trim() ? Number(env.PORT) : DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`Invalid port ${JSON.stringify(options.port ?? env.PORT)}: use an integer from 0 to 65535 (0 picks a free port).`);
+  }
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) {
+    throw new RangeError(`Invalid bodyLimit ${JSON.stringify(bodyLimit)}: use a positive number of bytes.`);
+  }
+  return {
+    secret: options.webhookSecret || env.WEBHOOK_SECRET || undefined,
+    port,
+    host: options.host ?? (env.HOST?.trim() || DEFAULT_HOST),
+    bodyLimit,
+    spaceHost: env.SPACE_HOST?.trim() || undefined,
+  };
+}

@@ -1,0 +1,23 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { WebhookSecretError } from './errors.js';
+
+/** The header the Hub sends the webhook's secret in (a plain shared secret, not a signature). */
+export const WEBHOOK_SECRET_HEADER = 'x-webhook-secret';
+
+/** The Hub's own answers (huggingface_hub's WebhooksServer), kept word for word. */
+export const MISSING_SECRET_MESSAGE = 'x-webhook-secret header not set.';
+export const INVALID_SECRET_MESSAGE = 'Invalid webhook secret.';
+
+/**
+ * Throws a 401 when `given` is absent and a 403 when it differs from `expected`.
+ * Both sides are hashed first so that `timingSafeEqual` compares equal lengths
+ * and the time taken reveals neither the secret nor its length.
+ */
+export function verifyWebhookSecret(given: string | undefined, expected: string): void {
+  if (given === undefined) throw new WebhookSecretError(401, MISSING_SECRET_MESSAGE);
+  if (!timingSafeEqual(digest(given), digest(expected))) throw new WebhookSecretError(403, INVALID_SECRET_MESSAGE);
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}

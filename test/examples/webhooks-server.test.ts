@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
+import { fixture } from '../webhooks/helpers.js';
+import { ROOT, runScript } from '../webhooks/process.js';
+
+t.test('the README shows the example as it is in examples/', (t) => {
+  const example = readFileSync(`${ROOT}examples/webhooks-server.mjs`, 'utf8');
+  t.ok(readFileSync(`${ROOT}README.md`, 'utf8').includes('```js\n' + example + '```'));
+  t.end();
+});
+
+// The README's example, run as a new user would: `node examples/webhooks-server.mjs`.
+t.test('the README example starts by itself, prints its URLs and answers like the Hub expects', async (t) => {
+  const run = runScript('examples/webhooks-server.mjs', { PORT: '0', WEBHOOK_SECRET: 'my-secret', HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' });
+  t.teardown(() => void run.child.kill());
+  const [, base] = await run.waitFor(/Running on local URL: {2}(http:\/\/127\.0\.0\.1:\d+)\n/);
+  await run.waitFor(/to setup your webhooks\./);
+  t.match(run.stdout(), `  - POST ${base}/webhooks/on_repo_update\n  - POST ${base}/webhooks/discussions\n`);
+
+  const update = await sendTestDelivery(`${base}/webhooks/on_repo_update`, fixture('repo-content-update'), { secret: 'my-secret', webhookId: '65a14fd933eca76f4639fc84' });
+  t.same([update.status, update.body], [200, { processed: true }]);
+  await run.waitFor(/space Wauplin\/gradio-user-history changed \(delivery 65a14fd933eca76f4639fc84\)/);
+
+  const discussion = await sendTestDelivery(`${base}/webhooks/discussions`, fixture('discussion-created'), { secret: 'my-secret' });
+  t.same([discussion.status, discussion.body], [200, null]);
+  await run.waitFor(/#19 Update co2 emissions: create/);
+
+  const wrong = await sendTestDelivery(`${base}/webhooks/discussions`, fixture('discussion-created'), { secret: 'not-it' });
+  t.same([wrong.status, wrong.body], [403, { error: 'Invalid webhook secret.' }]);
+  const missing = await sendTestDelivery(`${base}/webhooks/discussions`, fixture('discussion-created'));
+  t.same([missing.status, missing.body], [401, { error: 'x-webhook-secret header not set.' }]);
+});

@@ -1,0 +1,24 @@
+import t from 'tap';
+
+t.test('the experimental warning is emitted once per process, unless silenced', async (t) => {
+  const { warnExperimental, EXPERIMENTAL_MESSAGE, isTruthy } = await t.mockImport<typeof import('../../src/webhooks/experimental-warning.js')>(
+    '../../src/webhooks/experimental-warning.js',
+  );
+  const warnings: Error[] = [];
+  const listener = (warning: Error): void => void warnings.push(warning);
+  process.on('warning', listener);
+  t.teardown(() => void process.off('warning', listener));
+
+  warnExperimental({ HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' });
+  warnExperimental({ HF_HUB_DISABLE_EXPERIMENTAL_WARNING: 'TRUE' });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(warnings.length, 0, 'silenced by the Hub tools variable');
+  warnExperimental({});
+  warnExperimental({ HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '0' });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(warnings.length, 1, 'once only');
+  t.match(warnings[0], { name: 'ExperimentalWarning', message: EXPERIMENTAL_MESSAGE });
+  t.match(EXPERIMENTAL_MESSAGE, "'WebhooksServer' is experimental");
+  t.same(['1', 'on', 'YES', ' true ', '0', 'no', ''].map(isTruthy), [true, true, true, true, false, false, false]);
+  t.equal(isTruthy(undefined), false);
+});

@@ -1,0 +1,25 @@
+import t from 'tap';
+import { DEFAULT_BODY_LIMIT, resolveOptions } from '../../src/webhooks/options.js';
+
+t.test('defaults: 127.0.0.1:7860, 1 MiB, no secret', (t) => {
+  t.same(resolveOptions({ env: {} }), { secret: undefined, port: 7860, host: '127.0.0.1', bodyLimit: DEFAULT_BODY_LIMIT, spaceHost: undefined });
+  t.equal(DEFAULT_BODY_LIMIT, 1048576);
+  t.end();
+});
+
+t.test('options win over the environment, which wins over the defaults', (t) => {
+  const env = { WEBHOOK_SECRET: 'env-secret', PORT: '8080', HOST: '0.0.0.0', SPACE_HOST: 'me-hooks.hf.space' };
+  t.same(resolveOptions({ env }), { secret: 'env-secret', port: 8080, host: '0.0.0.0', bodyLimit: DEFAULT_BODY_LIMIT, spaceHost: 'me-hooks.hf.space' });
+  t.match(resolveOptions({ env, webhookSecret: 'mine', port: 0, host: '::1', bodyLimit: 10 }), { secret: 'mine', port: 0, host: '::1', bodyLimit: 10 });
+  t.equal(resolveOptions({ env: { WEBHOOK_SECRET: '' }, webhookSecret: '' }).secret, undefined, 'an empty secret is no secret');
+  t.equal(resolveOptions({ env: { PORT: ' ' } }).port, 7860, 'a blank PORT is unset');
+  t.end();
+});
+
+t.test('a bad port or body limit is a clear error', (t) => {
+  t.throws(() => resolveOptions({ env: { PORT: 'eighty' } }), { name: 'RangeError', message: 'Invalid port "eighty": use an integer from 0 to 65535 (0 picks a free port).' });
+  t.throws(() => resolveOptions({ env: {}, port: 70000 }), { message: /Invalid port 70000/ });
+  t.throws(() => resolveOptions({ env: {}, port: 1.5 }), { message: /Invalid port 1.5/ });
+  t.throws(() => resolveOptions({ env: {}, bodyLimit: 0 }), { message: 'Invalid bodyLimit 0: use a positive number of bytes.' });
+  t.end();
+});
