@@ -292,3 +292,16 @@ t.test('a bug inside the machine is a failure like any other: one fatal line, ex
   t.match(lines, [{ level: 60, msg: /system machine: action blew up/ }]);
   await system.stop();
 });
+
+t.test('concurrent chats each get the emotions their own message produced', async (t) => {
+  modelsOk();
+  nock('http://llm.test').post('/v1/chat/completions').times(2).delay(20).reply(200, completion('ok'));
+  const { system, bus, events } = harness(t, KEY);
+  system.start();
+  await system.settled();
+  const [happy, sad] = await Promise.all([chat(bus, 'I love it, wonderful'), chat(bus, 'I hate it, awful')]);
+  const changes = ofType(events, 'emotions.changed');
+  t.same((happy as { emotions: object }).emotions, changes[0]?.emotions);
+  t.same((sad as { emotions: object }).emotions, changes[1]?.emotions);
+  t.not(changes[0]?.correlationId, changes[1]?.correlationId);
+});
