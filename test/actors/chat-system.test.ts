@@ -17,6 +17,15 @@ function modelsOk(times = 1): nock.Scope {
 const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
   bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
 
+/** A system past startup with a valid key (one models call mocked). */
+async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string) {
+  modelsOk();
+  const h = harness(t, { ...KEY, ...env }, dir);
+  h.system.start();
+  t.equal(await h.system.settled(), 'ready');
+  return h;
+}
+
 const status = (bus: import('../../src/bus/bus.js').Bus) => bus.request({ type: 'status.requested' }, 'status.reported', 50);
 
 t.before(() => nock.disableNetConnect());
@@ -121,16 +130,13 @@ t.test('a corrupt emotions file fails startup naming the file, and is left untou
 });
 
 t.test('ready: a chat message decays and moves the emotions, and the reply carries them', async (t) => {
-  modelsOk();
   const bodies: { messages: { role: string; content: string }[] }[] = [];
   nock('http://llm.test')
     .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
     .reply(200, completion('  What a lovely thing to say!  '))
     .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
     .reply(200, completion('Tell me more.'));
-  const { system, bus, events } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, events } = await ready(t);
   const message = 'I love this wonderful day';
   const reply = await chat(bus, message);
   const expected = processMessage(DEFAULT_EMOTIONS, analyzeSentiment(message).sentiment);
@@ -151,11 +157,8 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
 });
 
 t.test('the secondary model failing: rejection, state flushed, cause logged, then exit 1', async (t) => {
-  modelsOk();
   nock('http://llm.test').post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
-  const { system, bus, events, logs, exited, file } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { system, bus, events, logs, exited, file } = await ready(t);
   const reply = await chat(bus, 'I am so angry and upset');
   t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply/ });
   t.equal(await exited, 1);
@@ -168,21 +171,15 @@ t.test('the secondary model failing: rejection, state flushed, cause logged, the
 });
 
 t.test('an empty reply from the model counts as a failure', async (t) => {
-  modelsOk();
   nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('   '));
-  const { system, bus, exited, logs } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, exited, logs } = await ready(t);
   t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
   t.equal(await exited, 1);
   t.match(logs.find((line) => line.level === 60), { msg: /empty reply/ });
 });
 
 t.test('drift: every interval (virtual time) an emotions.drifted with its deltas changes the state', async (t) => {
-  modelsOk();
-  const { system, bus, events, advance, file } = harness(t, { ...KEY, DRIFT_INTERVAL_MS: '10000' });
-  system.start();
-  await system.settled();
+  const { bus, events, advance, file } = await ready(t, { DRIFT_INTERVAL_MS: '10000' });
   advance(9_999);
   t.equal(ofType(events, 'emotions.drifted').length, 0);
   const thirdWrite = firstValueFrom(bus.on('persistence.saved').pipe(skip(2)));
@@ -201,10 +198,7 @@ t.test('drift: every interval (virtual time) an emotions.drifted with its deltas
 });
 
 t.test('a burst of changes is one coalesced write', async (t) => {
-  modelsOk();
-  const { system, bus, events, advance } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, events, advance } = await ready(t);
   for (let i = 0; i < 20; i += 1) {
     bus.publish({ type: 'emotions.drifted', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 } });
   }
@@ -214,10 +208,7 @@ t.test('a burst of changes is one coalesced write', async (t) => {
 });
 
 t.test('under sustained load the file is written at most 10 times a second', async (t) => {
-  modelsOk();
-  const { system, bus, events, advance } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, events, advance } = await ready(t);
   for (let ms = 0; ms < 1000; ms += 10) {
     bus.publish({ type: 'emotions.drifted', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 } });
     advance(10);
@@ -252,10 +243,7 @@ t.test('persistence across restart: the next run starts from the state the last 
 });
 
 t.test('after stop the drift is over', async (t) => {
-  modelsOk();
-  const { system, events, advance } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { system, events, advance } = await ready(t);
   await system.stop();
   advance(60_000);
   t.equal(ofType(events, 'emotions.drifted').length, 0);
@@ -294,11 +282,8 @@ t.test('a bug inside the machine is a failure like any other: one fatal line, ex
 });
 
 t.test('concurrent chats each get the emotions their own message produced', async (t) => {
-  modelsOk();
   nock('http://llm.test').post('/v1/chat/completions').times(2).delay(20).reply(200, completion('ok'));
-  const { system, bus, events } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, events } = await ready(t);
   const [happy, sad] = await Promise.all([chat(bus, 'I love it, wonderful'), chat(bus, 'I hate it, awful')]);
   const changes = ofType(events, 'emotions.changed');
   t.same((happy as { emotions: object }).emotions, changes[0]?.emotions);
