@@ -1,6 +1,7 @@
-import { createWebSocketInspector } from '@statelyai/inspect';
+import { createInspector } from '@statelyai/inspect';
 import type { InspectionEvent, MachineContext, Observer } from 'xstate';
 import type { Logger } from '../runtime/logger.js';
+import { InspectorSocket } from './inspect-socket.js';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
@@ -11,7 +12,9 @@ export interface Inspection {
 }
 
 /** Only the machine's own facts leave the process: never the config (keys), the bus or the conversation. */
-function sanitizeContext(context: MachineContext): MachineContext {
+function sanitizeContext(context: MachineContext | undefined): MachineContext {
+  // Callback and promise actors have no context; only the system machine's needs cutting down.
+  if (context === undefined) return {};
   return { started: context.started, failure: context.failure, source: context.store?.source };
 }
 
@@ -33,11 +36,11 @@ export function inspectionFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Inspe
     return { inspect, stop: () => undefined };
   }
   if (/^wss?:\/\//.test(setting)) {
-    const inspector = createWebSocketInspector({
-      url: setting,
+    const inspector = createInspector(new InspectorSocket(setting), {
       sanitizeContext,
       sanitizeEvent: (event) => ({ type: event.type }),
     });
+    inspector.start();
     return { inspect: inspector.inspect, stop: () => inspector.stop() };
   }
   logger.warn({ XSTATE_INSPECT: setting }, 'XSTATE_INSPECT must be "log" or a ws:// URL; inspection is off');
