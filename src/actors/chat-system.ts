@@ -45,6 +45,7 @@ const FLUSH_TIMEOUT_MS = 5000;
  */
 export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const { bus, logger } = deps;
+  const inspection = deps.inspect ? undefined : inspectionFromEnv(process.env, logger);
   const actor = createActor(systemMachine, {
     input: {
       bus,
@@ -56,7 +57,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       scheduler: deps.scheduler,
       dialogueRetries: deps.dialogueRetries,
     },
-    inspect: deps.inspect ?? inspectionFromEnv(process.env, logger),
+    inspect: deps.inspect ?? inspection?.inspect,
   });
   let phase: SystemPhase = 'initializing';
   let crashed = false;
@@ -90,14 +91,14 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
     },
     stop: () =>
       (stopping ??= (async () => {
-        if (crashed) return;
         actor.send({ type: 'STOP_DRIFT' });
-        if (actor.getSnapshot().context.started && phase !== 'failed') {
+        if (!crashed && actor.getSnapshot().context.started && phase !== 'failed') {
           await bus
             .request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], FLUSH_TIMEOUT_MS)
             .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
         }
         actor.stop();
+        inspection?.stop();
       })()),
   };
 }

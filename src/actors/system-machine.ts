@@ -50,6 +50,11 @@ export function phaseOf(snapshot: { matches(state: 'ready' | 'keyMissing' | 'fai
   return 'initializing';
 }
 
+/** Every way into `failed` records the failure first; the fallback only guards the types. */
+function failureOf(context: SystemContext): NonNullable<SystemContext['failure']> {
+  return context.failure ?? { component: 'chat', reason: 'unknown failure' };
+}
+
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -113,12 +118,12 @@ export const systemMachine = setup({
       context.deps.bus.publish({ type: 'system.phase.changed', phase: params.phase });
     },
     announceFailure: ({ context }) => {
-      const failure = context.failure ?? { component: 'chat' as const, reason: 'unknown failure' };
+      const failure = failureOf(context);
       context.deps.bus.publish({ type: 'system.component.failed', ...failure });
       context.deps.bus.publish({ type: 'system.phase.changed', phase: 'failed', ...failure });
     },
     logFailure: ({ context }) => {
-      const failure = context.failure ?? { component: 'chat' as const, reason: 'unknown failure' };
+      const failure = failureOf(context);
       context.deps.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
     },
     exitProcess: ({ context }) => context.deps.exit(1),
@@ -239,7 +244,14 @@ export const systemMachine = setup({
                 checking: {
                   always: [
                     { guard: 'secondaryKeyMissing', target: 'missing' },
-                    { guard: 'secondarySharesPrimary', target: 'sharedWithPrimary' },
+                    {
+                      guard: 'secondarySharesPrimary',
+                      target: 'sharedWithPrimary',
+                      actions: {
+                        type: 'componentReady',
+                        params: { component: 'secondaryProvider', detail: 'same provider as the primary: one validation serves both' },
+                      },
+                    },
                     { target: 'validating' },
                   ],
                 },
