@@ -21,6 +21,8 @@ export interface ChatSystemDeps {
   scheduler?: SchedulerLike;
   /** The dialogue client's retries before a reply counts as failed. Default 2. */
   dialogueRetries?: number;
+  /** The providers' HTTP client; defaults to the global fetch. Benchmarks pass an in-process stand-in. */
+  fetch?: typeof fetch;
   /** XState inspection; default from `XSTATE_INSPECT` (see inspect.ts), off when unset. */
   inspect?: Inspect;
 }
@@ -56,6 +58,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       exit: deps.exit ?? ((code) => process.exit(code)),
       scheduler: deps.scheduler,
       dialogueRetries: deps.dialogueRetries,
+      fetch: deps.fetch,
     },
     inspect: deps.inspect ?? inspection?.inspect,
   });

@@ -30,6 +30,8 @@ export interface SystemInput {
   readonly scheduler?: SchedulerLike;
   /** The dialogue client's retries before a failure counts (default 2). */
   readonly dialogueRetries?: number;
+  /** The providers' HTTP client; defaults to the global fetch. */
+  readonly fetch?: typeof fetch;
 }
 
 export interface SystemContext {
@@ -217,6 +219,7 @@ export const systemMachine = setup({
                     input: ({ context }) => ({
                       provider: context.deps.config.primary,
                       timeoutMs: context.deps.config.providerTimeoutMs,
+                      fetch: context.deps.fetch,
                     }),
                     onDone: {
                       target: 'valid',
@@ -261,6 +264,7 @@ export const systemMachine = setup({
                     input: ({ context }) => ({
                       provider: context.deps.config.secondary,
                       timeoutMs: context.deps.config.providerTimeoutMs,
+                      fetch: context.deps.fetch,
                     }),
                     onDone: {
                       target: 'valid',
@@ -319,6 +323,7 @@ export const systemMachine = setup({
                 timeoutMs: context.deps.config.providerTimeoutMs,
                 maxRetries: context.deps.dialogueRetries ?? 2,
                 memory: context.store!.memory,
+                fetch: context.deps.fetch,
               }),
             }),
             spawnChild('dialogueWatch', { id: 'dialogueWatch', input: ({ context }) => ({ bus: context.deps.bus }) }),

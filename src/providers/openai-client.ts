@@ -5,6 +5,8 @@ export interface ClientOptions {
   readonly timeoutMs: number;
   /** The client's own retries (with backoff) on connection errors, 408, 409, 429 and 5xx. */
   readonly maxRetries: number;
+  /** The HTTP client; defaults to the global fetch (benchmarks pass an in-process stand-in). */
+  readonly fetch?: typeof fetch;
 }
 
 /** An `openai` client for one OpenAI-compatible provider. */
@@ -15,6 +17,7 @@ export function createProviderClient(provider: ProviderConfig, options: ClientOp
     baseURL: provider.baseURL,
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
+    fetch: options.fetch,
   });
 }
 
