@@ -21,6 +21,8 @@ export interface ChatSystemDeps {
   scheduler?: SchedulerLike;
   /** The dialogue client's retries before a reply counts as failed. Default 2. */
   dialogueRetries?: number;
+  /** The providers' HTTP client; defaults to the global fetch. Benchmarks pass an in-process stand-in. */
+  fetch?: typeof fetch;
   /** XState inspection; default from `XSTATE_INSPECT` (see inspect.ts), off when unset. */
   inspect?: Inspect;
 }
@@ -45,6 +47,7 @@ const FLUSH_TIMEOUT_MS = 5000;
  */
 export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const { bus, logger } = deps;
+  const inspection = deps.inspect ? undefined : inspectionFromEnv(process.env, logger);
   const actor = createActor(systemMachine, {
     input: {
       bus,
@@ -55,8 +58,9 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       exit: deps.exit ?? ((code) => process.exit(code)),
       scheduler: deps.scheduler,
       dialogueRetries: deps.dialogueRetries,
+      fetch: deps.fetch,
     },
-    inspect: deps.inspect ?? inspectionFromEnv(process.env, logger),
+    inspect: deps.inspect ?? inspection?.inspect,
   });
   let phase: SystemPhase = 'initializing';
   let crashed = false;
@@ -90,14 +94,14 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
     },
     stop: () =>
       (stopping ??= (async () => {
-        if (crashed) return;
         actor.send({ type: 'STOP_DRIFT' });
-        if (actor.getSnapshot().context.started && phase !== 'failed') {
+        if (!crashed && actor.getSnapshot().context.started && phase !== 'failed') {
           await bus
             .request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], FLUSH_TIMEOUT_MS)
             .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
         }
         actor.stop();
+        inspection?.stop();
       })()),
   };
 }

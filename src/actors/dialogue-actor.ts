@@ -15,6 +15,7 @@ export interface DialogueInput {
   /** The client's retries before a failure counts. */
   readonly maxRetries: number;
   readonly memory: ConversationMemory;
+  readonly fetch?: typeof fetch;
 }
 
 /** The system prompt: who the model speaks as, and how it feels right now. */
@@ -41,7 +42,11 @@ class EmptyReplyError extends Error {
  */
 export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
   const { bus, provider, memory } = input;
-  const client = createProviderClient(provider, { timeoutMs: input.timeoutMs, maxRetries: input.maxRetries });
+  const client = createProviderClient(provider, {
+    timeoutMs: input.timeoutMs,
+    maxRetries: input.maxRetries,
+    fetch: input.fetch,
+  });
   const abort = new AbortController();
   const messages = new Map<string, string>();
 

@@ -3,6 +3,7 @@ import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import { driftDeltas } from '../emotions/model.js';
 import type { Random } from '../runtime/random.js';
+import { publishLate } from './publish.js';
 
 export interface DriftInput {
   readonly bus: Bus;
@@ -15,7 +16,8 @@ export interface DriftInput {
 /** The random emotion service: every `intervalMs`, an `emotions.drifted` carrying the deltas it drew. */
 export const driftActor = fromCallback<EventObject, DriftInput>(({ input }) => {
   const subscription = interval(input.intervalMs, input.scheduler ?? asyncScheduler).subscribe(() => {
-    input.bus.publish({ type: 'emotions.drifted', deltas: driftDeltas(input.random) });
+    // A tick may fire after the owner closed the bus at shutdown, before stop() ended the drift.
+    publishLate(input.bus, { type: 'emotions.drifted', deltas: driftDeltas(input.random) });
   });
   return () => subscription.unsubscribe();
 });

@@ -31,6 +31,6 @@ export const probeSentimentAnalyzer = fromPromise<string>(async () => {
 });
 
 /** Stage 1: one provider key, validated by listing the provider's models. */
-export const validateKey = fromPromise<string, { provider: ProviderConfig; timeoutMs: number }>(({ input, signal }) =>
-  validateProviderKey(input.provider, input.timeoutMs, signal),
+export const validateKey = fromPromise<string, { provider: ProviderConfig; timeoutMs: number; fetch?: typeof fetch }>(
+  ({ input, signal }) => validateProviderKey(input.provider, input.timeoutMs, signal, input.fetch),
 );

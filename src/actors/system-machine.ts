@@ -30,6 +30,8 @@ export interface SystemInput {
   readonly scheduler?: SchedulerLike;
   /** The dialogue client's retries before a failure counts (default 2). */
   readonly dialogueRetries?: number;
+  /** The providers' HTTP client; defaults to the global fetch. */
+  readonly fetch?: typeof fetch;
 }
 
 export interface SystemContext {
@@ -48,6 +50,11 @@ export function phaseOf(snapshot: { matches(state: 'ready' | 'keyMissing' | 'fai
   if (snapshot.matches('keyMissing')) return 'keyMissing';
   if (snapshot.matches('failed')) return 'failed';
   return 'initializing';
+}
+
+/** Every way into `failed` records the failure first; the fallback only guards the types. */
+function failureOf(context: SystemContext): NonNullable<SystemContext['failure']> {
+  return context.failure ?? { component: 'chat', reason: 'unknown failure' };
 }
 
 function reasonOf(error: unknown): string {
@@ -113,12 +120,12 @@ export const systemMachine = setup({
       context.deps.bus.publish({ type: 'system.phase.changed', phase: params.phase });
     },
     announceFailure: ({ context }) => {
-      const failure = context.failure ?? { component: 'chat' as const, reason: 'unknown failure' };
+      const failure = failureOf(context);
       context.deps.bus.publish({ type: 'system.component.failed', ...failure });
       context.deps.bus.publish({ type: 'system.phase.changed', phase: 'failed', ...failure });
     },
     logFailure: ({ context }) => {
-      const failure = context.failure ?? { component: 'chat' as const, reason: 'unknown failure' };
+      const failure = failureOf(context);
       context.deps.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
     },
     exitProcess: ({ context }) => context.deps.exit(1),
@@ -212,6 +219,7 @@ export const systemMachine = setup({
                     input: ({ context }) => ({
                       provider: context.deps.config.primary,
                       timeoutMs: context.deps.config.providerTimeoutMs,
+                      fetch: context.deps.fetch,
                     }),
                     onDone: {
                       target: 'valid',
@@ -239,7 +247,14 @@ export const systemMachine = setup({
                 checking: {
                   always: [
                     { guard: 'secondaryKeyMissing', target: 'missing' },
-                    { guard: 'secondarySharesPrimary', target: 'sharedWithPrimary' },
+                    {
+                      guard: 'secondarySharesPrimary',
+                      target: 'sharedWithPrimary',
+                      actions: {
+                        type: 'componentReady',
+                        params: { component: 'secondaryProvider', detail: 'same provider as the primary: one validation serves both' },
+                      },
+                    },
                     { target: 'validating' },
                   ],
                 },
@@ -249,6 +264,7 @@ export const systemMachine = setup({
                     input: ({ context }) => ({
                       provider: context.deps.config.secondary,
                       timeoutMs: context.deps.config.providerTimeoutMs,
+                      fetch: context.deps.fetch,
                     }),
                     onDone: {
                       target: 'valid',
@@ -307,6 +323,7 @@ export const systemMachine = setup({
                 timeoutMs: context.deps.config.providerTimeoutMs,
                 maxRetries: context.deps.dialogueRetries ?? 2,
                 memory: context.store!.memory,
+                fetch: context.deps.fetch,
               }),
             }),
             spawnChild('dialogueWatch', { id: 'dialogueWatch', input: ({ context }) => ({ bus: context.deps.bus }) }),

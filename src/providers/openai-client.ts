@@ -5,6 +5,8 @@ export interface ClientOptions {
   readonly timeoutMs: number;
   /** The client's own retries (with backoff) on connection errors, 408, 409, 429 and 5xx. */
   readonly maxRetries: number;
+  /** The HTTP client; defaults to the global fetch (benchmarks pass an in-process stand-in). */
+  readonly fetch?: typeof fetch;
 }
 
 /** An `openai` client for one OpenAI-compatible provider. */
@@ -15,16 +17,21 @@ export function createProviderClient(provider: ProviderConfig, options: ClientOp
     baseURL: provider.baseURL,
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
+    fetch: options.fetch,
   });
+}
+
+/** fetch wraps the useful part ("connect ECONNREFUSED 127.0.0.1:9") in causes of "fetch failed". */
+function innermostMessage(error: Error): string {
+  let current: Error = error;
+  while (current.cause instanceof Error) current = current.cause;
+  return current.message;
 }
 
 /** One line saying what went wrong with a provider call: kind, HTTP status, provider's message. Never the key. */
 export function describeProviderError(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the request timed out';
-  if (error instanceof OpenAI.APIConnectionError) {
-    const cause = (error as { cause?: unknown }).cause;
-    return `cannot connect (${cause instanceof Error ? cause.message : error.message})`;
-  }
+  if (error instanceof OpenAI.APIConnectionError) return `cannot connect (${innermostMessage(error)})`;
   if (error instanceof OpenAI.APIError) {
     const id = error.requestID ? `, request id ${error.requestID}` : '';
     return `${error.constructor.name} (HTTP ${error.status ?? '?'}): ${error.message}${id}`;

@@ -13,8 +13,13 @@ export class KeyValidationError extends Error {
  * not a success (401, 403, other statuses, connection errors, timeouts) rejects.
  * Resolves with a short note for the log; `signal` abandons the call (startup failed elsewhere).
  */
-export async function validateProviderKey(provider: ProviderConfig, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-  const client = createProviderClient(provider, { timeoutMs, maxRetries: 0 });
+export async function validateProviderKey(
+  provider: ProviderConfig,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  fetch?: typeof globalThis.fetch,
+): Promise<string> {
+  const client = createProviderClient(provider, { timeoutMs, maxRetries: 0, fetch });
   try {
     await client.models.list({ signal });
     return 'key accepted';

@@ -17,6 +17,15 @@ function modelsOk(times = 1): nock.Scope {
 const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
   bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
 
+/** A system past startup with a valid key (one models call mocked). */
+async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string) {
+  modelsOk();
+  const h = harness(t, { ...KEY, ...env }, dir);
+  h.system.start();
+  t.equal(await h.system.settled(), 'ready');
+  return h;
+}
+
 const status = (bus: import('../../src/bus/bus.js').Bus) => bus.request({ type: 'status.requested' }, 'status.reported', 50);
 
 t.before(() => nock.disableNetConnect());
@@ -66,6 +75,7 @@ t.test('HTTP 429 on validation counts as a valid key; one call serves both provi
   t.match(ofType(events, 'system.component.ready').map((e) => e.component).sort(), [
     'memoryStore',
     'primaryProvider',
+    'secondaryProvider',
     'sentimentAnalyzer',
   ]);
   t.match(await status(bus), { phase: 'ready' });
@@ -120,16 +130,13 @@ t.test('a corrupt emotions file fails startup naming the file, and is left untou
 });
 
 t.test('ready: a chat message decays and moves the emotions, and the reply carries them', async (t) => {
-  modelsOk();
   const bodies: { messages: { role: string; content: string }[] }[] = [];
   nock('http://llm.test')
     .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
     .reply(200, completion('  What a lovely thing to say!  '))
     .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
     .reply(200, completion('Tell me more.'));
-  const { system, bus, events } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, events } = await ready(t);
   const message = 'I love this wonderful day';
   const reply = await chat(bus, message);
   const expected = processMessage(DEFAULT_EMOTIONS, analyzeSentiment(message).sentiment);
@@ -150,11 +157,8 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
 });
 
 t.test('the secondary model failing: rejection, state flushed, cause logged, then exit 1', async (t) => {
-  modelsOk();
   nock('http://llm.test').post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
-  const { system, bus, events, logs, exited, file } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { system, bus, events, logs, exited, file } = await ready(t);
   const reply = await chat(bus, 'I am so angry and upset');
   t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply/ });
   t.equal(await exited, 1);
@@ -167,21 +171,15 @@ t.test('the secondary model failing: rejection, state flushed, cause logged, the
 });
 
 t.test('an empty reply from the model counts as a failure', async (t) => {
-  modelsOk();
   nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('   '));
-  const { system, bus, exited, logs } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, exited, logs } = await ready(t);
   t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
   t.equal(await exited, 1);
   t.match(logs.find((line) => line.level === 60), { msg: /empty reply/ });
 });
 
 t.test('drift: every interval (virtual time) an emotions.drifted with its deltas changes the state', async (t) => {
-  modelsOk();
-  const { system, bus, events, advance, file } = harness(t, { ...KEY, DRIFT_INTERVAL_MS: '10000' });
-  system.start();
-  await system.settled();
+  const { bus, events, advance, file } = await ready(t, { DRIFT_INTERVAL_MS: '10000' });
   advance(9_999);
   t.equal(ofType(events, 'emotions.drifted').length, 0);
   const thirdWrite = firstValueFrom(bus.on('persistence.saved').pipe(skip(2)));
@@ -200,16 +198,25 @@ t.test('drift: every interval (virtual time) an emotions.drifted with its deltas
 });
 
 t.test('a burst of changes is one coalesced write', async (t) => {
-  modelsOk();
-  const { system, bus, events, advance } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { bus, events, advance } = await ready(t);
   for (let i = 0; i < 20; i += 1) {
     bus.publish({ type: 'emotions.drifted', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 } });
   }
   advance(100);
   await firstValueFrom(bus.on('persistence.saved'));
   t.equal(ofType(events, 'persistence.saved').length, 1);
+});
+
+t.test('under sustained load the file is written at most 10 times a second', async (t) => {
+  const { bus, events, advance } = await ready(t);
+  for (let ms = 0; ms < 1000; ms += 10) {
+    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 } });
+    advance(10);
+  }
+  // A flush queues behind the coalesced writes, so its answer means they are all done.
+  await bus.request({ type: 'persistence.flush.requested' }, 'persistence.saved', 2000);
+  const coalesced = ofType(events, 'persistence.saved').filter((e) => e.correlationId === undefined);
+  t.equal(coalesced.length, 10, '100 changes in 1 s, 10 writes');
 });
 
 t.test('persistence across restart: the next run starts from the state the last one wrote', async (t) => {
@@ -236,12 +243,50 @@ t.test('persistence across restart: the next run starts from the state the last 
 });
 
 t.test('after stop the drift is over', async (t) => {
-  modelsOk();
-  const { system, events, advance } = harness(t, KEY);
-  system.start();
-  await system.settled();
+  const { system, events, advance } = await ready(t);
   await system.stop();
   advance(60_000);
   t.equal(ofType(events, 'emotions.drifted').length, 0);
   t.equal(BASE_URL, 'http://llm.test/v1');
+});
+
+t.test('a bug inside the machine is a failure like any other: one fatal line, exit 1', async (t) => {
+  const { createChatSystem } = await import('../../src/actors/chat-system.js');
+  const { Bus } = await import('../../src/bus/bus.js');
+  const { loadChatConfig } = await import('../../src/config/chat-config.js');
+  const { createLogger } = await import('../../src/runtime/logger.js');
+  const { fixedClock } = await import('../../src/runtime/clock.js');
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
+  // The phase announcement throws, as a programming error inside an action would.
+  const broken = Object.assign(Object.create(logger) as typeof logger, {
+    info: (_: unknown, msg?: string) => {
+      if (msg === 'chat system keyMissing') throw new Error('action blew up');
+    },
+  });
+  const exits: number[] = [];
+  const system = createChatSystem({
+    bus: new Bus(),
+    config: loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json') }),
+    clock: fixedClock(START),
+    random: () => 0.5,
+    logger: broken,
+    exit: (code) => exits.push(code),
+    inspect: () => undefined,
+  });
+  system.start();
+  t.equal(await system.settled(), 'failed');
+  t.same(exits, [1]);
+  t.match(lines, [{ level: 60, msg: /system machine: action blew up/ }]);
+  await system.stop();
+});
+
+t.test('concurrent chats each get the emotions their own message produced', async (t) => {
+  nock('http://llm.test').post('/v1/chat/completions').times(2).delay(20).reply(200, completion('ok'));
+  const { bus, events } = await ready(t);
+  const [happy, sad] = await Promise.all([chat(bus, 'I love it, wonderful'), chat(bus, 'I hate it, awful')]);
+  const changes = ofType(events, 'emotions.changed');
+  t.same((happy as { emotions: object }).emotions, changes[0]?.emotions);
+  t.same((sad as { emotions: object }).emotions, changes[1]?.emotions);
+  t.not(changes[0]?.correlationId, changes[1]?.correlationId);
 });

@@ -16,7 +16,7 @@ export default class Replay extends Command {
     const { args } = await this.parse(Replay);
     let text: string;
     try {
-      text = serializeState(await replayEventLog(args.file, { onWarning: (message) => this.warn(message) }));
+      text = serializeState(await replayEventLog(args.file, { onWarning: (message) => process.stderr.write(`warning: ${message}\n`) }));
     } catch (error) {
       this.error(`cannot replay ${args.file}: ${(error as Error).message}`, { exit: 1 });
     }

@@ -1,0 +1,41 @@
+import t from 'tap';
+import { createActor, createMachine } from 'xstate';
+import { inspectionFromEnv } from '../../src/actors/inspect.js';
+import { createLogger } from '../../src/runtime/logger.js';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ destination: { write: (line: string) => lines.push(JSON.parse(line)) }, debug: true });
+  return { lines, logger };
+}
+
+t.test('off unless XSTATE_INSPECT is set', (t) => {
+  const { logger } = capture();
+  t.equal(inspectionFromEnv({}, logger), undefined);
+  t.equal(inspectionFromEnv({ XSTATE_INSPECT: ' ' }, logger), undefined);
+  t.end();
+});
+
+t.test('XSTATE_INSPECT=log writes machine events and states to the debug log', (t) => {
+  const { lines, logger } = capture();
+  const inspection = inspectionFromEnv({ XSTATE_INSPECT: 'log' }, logger);
+  const inspect = inspection?.inspect;
+  inspection?.stop();
+  const machine = createMachine({ initial: 'a', states: { a: { on: { GO: 'b' } }, b: {} } });
+  const actor = createActor(machine, { inspect }).start();
+  actor.send({ type: 'GO' });
+  t.match(lines, [
+    { msg: 'xstate event', event: 'xstate.init' },
+    { msg: 'xstate snapshot', value: 'a' },
+    { msg: 'xstate event', event: 'GO' },
+    { msg: 'xstate snapshot', value: 'b' },
+  ]);
+  t.end();
+});
+
+t.test('anything else is refused with a warning', (t) => {
+  const { lines, logger } = capture();
+  t.equal(inspectionFromEnv({ XSTATE_INSPECT: 'yes please' }, logger), undefined);
+  t.match(lines, [{ level: 40, msg: /XSTATE_INSPECT must be/ }]);
+  t.end();
+});

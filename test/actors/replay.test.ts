@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import nock from 'nock';
+import t from 'tap';
+import { replayEventLog, replayEvents } from '../../src/actors/replay.js';
+import { EventLog } from '../../src/bus/event-log.js';
+import { EventLogLineError } from '../../src/bus/event-log-reader.js';
+import type { BusEvent } from '../../src/bus/events.js';
+import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
+import { serializeState } from '../../src/persistence/emotions-file.js';
+import { completion, harness } from '../helpers/chat-system.js';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures', 'event-logs');
+
+function lastOf<T extends BusEvent['type']>(file: string, type: T, lines = Infinity): Extract<BusEvent, { type: T }> {
+  const events = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(0, lines)
+    .filter((line) => line.startsWith('{') && line.endsWith('}'))
+    .map((line) => JSON.parse(line) as BusEvent);
+  return events.filter((event) => event.type === type).at(-1) as Extract<BusEvent, { type: T }>;
+}
+
+t.test('a recorded session replays to exactly the state that run persisted', async (t) => {
+  const state = await replayEventLog(join(fixtures, 'session.jsonl'));
+  t.equal(serializeState(state), readFileSync(join(fixtures, 'session.emotions.json'), 'utf8'));
+});
+
+t.test('a crash-truncated tail is skipped with a warning; the rest replays', async (t) => {
+  const file = join(fixtures, 'truncated.jsonl');
+  const warnings: string[] = [];
+  const state = await replayEventLog(file, { onWarning: (w) => warnings.push(w) });
+  t.match(warnings, [/truncated\.jsonl:41: skipped a truncated last line/]);
+  t.same(state.emotions, lastOf(file, 'emotions.changed', 40).emotions, 'the emotions the live actors had');
+  t.equal(state.lastUpdated, lastOf(file, 'emotions.changed', 40).at, 'stamped like the change it folded last');
+  await replayEventLog(file);
+  t.pass('no warning callback is fine');
+});
+
+t.test('a malformed line in the middle is an error naming the line', async (t) => {
+  const error = await replayEventLog(join(fixtures, 'malformed.jsonl')).catch((e: unknown) => e);
+  t.type(error, EventLogLineError);
+  t.match(error, { line: 13, message: /malformed\.jsonl:13: malformed JSON/ });
+});
+
+t.test('a log without emotions.loaded starts from the defaults', async (t) => {
+  const state = await replayEvents([{ type: 'status.requested', at: '2026-11-21T10:00:00.000Z', correlationId: 'x' }]);
+  t.same(state.emotions, DEFAULT_EMOTIONS);
+  t.equal(state.avatarShape, 'Circle');
+});
+
+t.test('a run with an event log (chat, drift, restart-free) replays to its emotions file, exactly', async (t) => {
+  nock.disableNetConnect();
+  t.teardown(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+  nock('http://llm.test').get('/v1/models').reply(200, { data: [] });
+  nock('http://llm.test').post('/v1/chat/completions').times(3).reply(200, completion('Noted.'));
+  const dir = t.testdir();
+  const { system, bus, advance, file } = harness(t, { LLM_API_KEY: 'sk-test', DRIFT_INTERVAL_MS: '1000' }, dir);
+  const logFile = join(dir, 'events.jsonl');
+  const log = new EventLog(bus, logFile);
+  await log.opened();
+  system.start();
+  await system.settled();
+  for (const message of ['I am thrilled, this is great', 'ugh, terrible and scary', 'what is the weather?']) {
+    await bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
+    advance(2_500);
+  }
+  await system.stop();
+  await log.close();
+  const replayed = await replayEventLog(logFile);
+  t.equal(serializeState(replayed), readFileSync(file, 'utf8'));
+  t.not(replayed.emotions, DEFAULT_EMOTIONS);
+});

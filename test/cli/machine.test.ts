@@ -1,0 +1,18 @@
+import { settings } from '@oclif/core';
+import { runCommand } from '@oclif/test';
+import { join } from 'node:path';
+import t from 'tap';
+
+settings.enableAutoTranspile = false;
+t.afterEach(() => {
+  process.exitCode = undefined;
+});
+
+t.test("hub machine prints the system machine's definition as JSON", async (t) => {
+  const { stdout, error } = await runCommand(['machine'], { root: join(import.meta.dirname, '..', '..') });
+  t.equal(error, undefined);
+  const definition = JSON.parse(stdout) as { id: string; states: Record<string, { states?: Record<string, unknown> }> };
+  t.equal(definition.id, 'chatSystem');
+  t.same(Object.keys(definition.states), ['initializing', 'ready', 'keyMissing', 'failed']);
+  t.same(Object.keys(definition.states.initializing?.states ?? {}), ['waiting', 'stage1', 'stage2']);
+});
