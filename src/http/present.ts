@@ -90,15 +90,22 @@ export function unreachableSystemBody(error: string) {
   };
 }
 
-/** `GET /api/availability`; `available` false goes out with 503. */
+/**
+ * `GET /api/availability`; `available` false goes out with 503. Seed 000 gives the not-available
+ * case one status, `initializing`, so a missing key says so too, and adds `missing_llm_key` and a
+ * message naming the variable; only a failed system says `error`.
+ */
 export function availabilityBody(phase: SystemPhase) {
   if (phase === 'ready') return { available: true, is_initialized: true, status: 'ready' };
-  const message = {
-    initializing: 'The system is still initializing. Please try again in a moment.',
-    keyMissing: 'The language model API key (LLM_API_KEY) is missing: chat is unavailable.',
-    failed: 'The system failed to initialize.',
-  }[phase];
-  return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
+  if (phase === 'failed') {
+    const message = 'The system failed to initialize.';
+    return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
+  }
+  const message =
+    phase === 'initializing'
+      ? 'The system is still initializing. Please try again in a moment.'
+      : 'The system is not initialized: the language model API key (LLM_API_KEY) is missing, so chat is unavailable.';
+  return { available: false, is_initialized: false, status: 'initializing', message, error: message, missing_llm_key: phase === 'keyMissing' };
 }
 
 /** `POST /api/chat` success. */

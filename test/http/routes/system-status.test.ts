@@ -33,7 +33,13 @@ t.test('GET /api/availability in every state', async (t) => {
   system.phase = 'keyMissing';
   const keyMissing = await app.inject('/api/availability');
   t.equal(keyMissing.statusCode, 503);
-  t.match(keyMissing.json(), { available: false, is_initialized: false, status: 'missing_llm_key', message: /LLM_API_KEY/ });
+  t.match(keyMissing.json(), {
+    available: false,
+    is_initialized: false,
+    status: 'initializing',
+    missing_llm_key: true,
+    message: /LLM_API_KEY/,
+  });
 
   system.phase = 'failed';
   t.match((await app.inject('/api/availability')).json(), { available: false, status: 'error' });
