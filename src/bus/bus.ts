@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Observable, Subject, filter, firstValueFrom, take, timeout, throwError } from 'rxjs';
+import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { BusClosedError, BusTimeoutError } from './errors.js';
 import type { BusEvent, EventInput, EventOf, EventType } from './events.js';
@@ -10,6 +10,12 @@ export type RequestInput = Extract<EventInput, { readonly correlationId: string 
     ? Omit<E, 'correlationId'> & { readonly correlationId?: string }
     : never
   : never;
+
+interface PendingRequest {
+  readonly types: readonly EventType[];
+  readonly resolve: (event: BusEvent) => void;
+  readonly reject: (error: Error) => void;
+}
 
 export interface BusOptions {
   readonly clock?: Clock;
@@ -26,6 +32,8 @@ export class Bus {
   private readonly everything = new Subject<BusEvent>();
   private readonly byType = new Map<EventType, Subject<BusEvent>>();
   private readonly queue: BusEvent[] = [];
+  private readonly pending = new Map<string, PendingRequest>();
+  private readonly watched = new Set<EventType>();
   private delivering = false;
   private closed = false;
 
@@ -59,49 +67,70 @@ export class Bus {
 
   /**
    * Publishes a request and resolves with the first reply of one of
-   * `replyTypes` that carries the same correlation id. The subscription is
-   * made before publishing, since replies may come synchronously, and it is
-   * released on reply or on timeout.
+   * `replyTypes` that carries the same correlation id, or rejects with a
+   * BusTimeoutError. Replies are matched through one long-lived subscription
+   * per reply type and a table of pending requests, rather than a fresh
+   * Observable chain per request: this is the HTTP layer's hot path. The
+   * entry is registered before publishing, since replies may come
+   * synchronously, and removed on reply or on timeout.
    */
   request<R extends EventType>(
     input: RequestInput,
     replyTypes: R | readonly R[],
     timeoutMs: number,
   ): Promise<EventOf<R>> {
+    if (this.closed) return Promise.reject(new BusClosedError(input.type));
     const correlationId = input.correlationId ?? randomUUID();
-    const types: readonly R[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
-    const replies = new Observable<EventOf<R>>((subscriber) => {
-      const subscriptions = types.map((type) =>
-        this.on(type)
-          .pipe(filter((event) => (event as { correlationId?: string }).correlationId === correlationId))
-          .subscribe(subscriber),
-      );
-      return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+    const types: readonly EventType[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
+    for (const type of types) this.watchReplies(type);
+    const reply = new Promise<EventOf<R>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationId);
+        reject(new BusTimeoutError(input.type, types, timeoutMs, correlationId));
+      }, timeoutMs);
+      this.pending.set(correlationId, {
+        types,
+        resolve: (event) => {
+          clearTimeout(timer);
+          resolve(event as EventOf<R>);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
     });
-    const reply = firstValueFrom(
-      replies.pipe(
-        take(1),
-        timeout({
-          first: timeoutMs,
-          with: () => throwError(() => new BusTimeoutError(input.type, types, timeoutMs, correlationId)),
-        }),
-      ),
-    );
-    try {
-      this.publish({ ...input, correlationId } as EventInput);
-    } catch (error) {
-      reply.catch(() => undefined);
-      return Promise.reject(error as Error);
-    }
+    this.publish({ ...input, correlationId } as EventInput);
     return reply;
+  }
+
+  /** Requests still waiting for their reply. */
+  get pendingRequests(): number {
+    return this.pending.size;
   }
 
   /** Completes every stream; later publishes throw. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const [correlationId, request] of this.pending) {
+      this.pending.delete(correlationId);
+      request.reject(new BusClosedError(`the reply to ${correlationId}`));
+    }
     this.everything.complete();
     for (const subject of this.byType.values()) subject.complete();
+  }
+
+  private watchReplies(type: EventType): void {
+    if (this.watched.has(type)) return;
+    this.watched.add(type);
+    this.on(type).subscribe((event) => {
+      const correlationId = (event as { correlationId?: string }).correlationId;
+      const request = correlationId === undefined ? undefined : this.pending.get(correlationId);
+      if (request === undefined || !request.types.includes(type)) return;
+      this.pending.delete(correlationId!);
+      request.resolve(event);
+    });
   }
 
   private drain(): void {
