@@ -63,6 +63,9 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
 
   app.setErrorHandler((error: FastifyError, request, reply) => refuse(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendRefusal(reply, notFound(request)));
+  // Fastify parses bodies before its not-found handler runs, so a PATCH with broken JSON would get a
+  // 400 and a large one a 413: answer 404 before reading anything from a request no route serves.
+  app.addHook('onRequest', async (request, reply) => (request.is404 ? sendRefusal(reply, notFound(request)) : undefined));
 
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await deps.landingPage()));
 
