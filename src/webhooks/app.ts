@@ -79,7 +79,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
 
   const receive = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     // A POST without a body never reaches a content-type parser, so its type is checked here.
-    if (request.headers['content-type'] === undefined) return sendRefusal(reply, unsupportedMediaType());
+    if (request.headers['content-type'] === undefined) throw new WebhookDeliveryError(415, unsupportedMediaType().error);
     const payload = validateWebhookPayload(request.body);
     const name = routeNameOf(request);
     const context = buildContext({
