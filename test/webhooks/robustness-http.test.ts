@@ -1,14 +1,30 @@
 // The launched WebhooksServer over real HTTP (keep-alive fetch): generated requests, and what a
 // refusal leaves in the log.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { WebhooksServer } from '../../src/webhooks/server.js';
 import { capturedLogger } from './helpers.js';
-import { countingHandlers, deliverAndCheck, headersOf, requestArb, SECRET, sendsBody, validDelivery, type Answer, type GeneratedRequest } from './robustness-cases.js';
+import {
+  checkAnswer,
+  countingHandlers,
+  deliverAndCheck,
+  expectedHandler,
+  headersOf,
+  NAMES,
+  requestArb,
+  SECRET,
+  sendsBody,
+  validDelivery,
+  type Answer,
+  type GeneratedRequest,
+} from './robustness-cases.js';
 
 const BODY_LIMIT = 1024 * 1024; // the server's default, which it is left at
 const RUNS = 300;
 const CANARY_RUNS = 150;
+const BURSTS = 15;
 
 async function launch(t: Test) {
   const log = capturedLogger();
@@ -23,7 +39,21 @@ async function launch(t: Test) {
   };
   const send = (request: GeneratedRequest): Promise<Answer> =>
     post(request.path.value, headersOf(request), sendsBody(request) ? request.body.value : undefined, request.method);
-  return { log, calls, post, send };
+  return { log, calls, post, send, port: Number(new URL(localUrl).port) };
+}
+
+/** Writes raw bytes on a fresh connection and reads until the server closes it. */
+function rawExchange(port: number, bytes: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('latin1');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) });
+    });
+  });
 }
 
 t.test(`${RUNS} generated requests over HTTP: documented statuses, JSON errors, handlers reached exactly by valid deliveries`, async (t) => {
@@ -76,4 +106,47 @@ t.test(`${CANARY_RUNS} refusals: one log line each, with the route and status, n
     { numRuns: CANARY_RUNS },
   );
   t.pass('every refusal was logged once, without what it carried');
+});
+
+t.test(`${BURSTS} bursts of concurrent generated requests: every answer checked, each valid delivery handled once`, async (t) => {
+  const { calls, post, send } = await launch(t);
+  let sent = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(requestArb({ http: true }, BODY_LIMIT), { minLength: 5, maxLength: 30 }), async (requests) => {
+      const before = { ...calls };
+      const answers = await Promise.all(requests.map(send));
+      requests.forEach((request, index) => checkAnswer(request, answers[index]!));
+      for (const name of NAMES) {
+        assert.equal(calls[name] - before[name], requests.filter((request) => expectedHandler(request) === name).length, `${name} calls`);
+      }
+      sent += requests.length;
+    }),
+    { numRuns: BURSTS },
+  );
+  t.comment(`${sent} requests in bursts`);
+  const { path, headers, body } = validDelivery();
+  t.equal((await post(path, headers, body)).status, 200, 'a valid delivery is still served afterwards');
+});
+
+t.test('what is not HTTP, or headers beyond what Node accepts: a JSON 4xx from the transport, no handler, the server keeps serving', async (t) => {
+  const { calls, post, port } = await launch(t);
+  const before = { ...calls };
+  const delivery = validDelivery();
+  const request = (secret: string) =>
+    `POST ${delivery.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Webhook-Secret: ${secret}\r\nContent-Length: ${Buffer.byteLength(delivery.body)}\r\n\r\n${delivery.body}`;
+  const cases = {
+    'garbage': 'GARBAGE\r\n\r\n',
+    'a bad request line': 'POST /webhooks/on_commit HTTP/9.9\r\n\r\n',
+    'a control character in the secret': request(`${SECRET}\u0001`),
+    'a 64 KiB wrong secret': request('x'.repeat(64 * 1024)),
+    'a length that lies': request(SECRET).replace(/Content-Length: \d+/, 'Content-Length: abc'),
+  };
+  for (const [what, bytes] of Object.entries(cases)) {
+    const answer = await rawExchange(port, bytes);
+    t.ok(answer.status === 400 || answer.status === 431, `${what}: ${answer.status}`);
+    t.match(JSON.parse(answer.body), { error: String }, `${what}: a JSON error`);
+  }
+  t.same(calls, before, 'no handler ran');
+  t.equal((await post(delivery.path, delivery.headers, delivery.body)).status, 200, 'a valid delivery is still served afterwards');
+  t.equal((await rawExchange(port, request(SECRET).replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n'))).status, 200, 'and over a raw socket too');
 });
