@@ -181,3 +181,36 @@ t.test('any webhook id stays one URL-encoded path segment', async (t) => {
   );
   t.pass('500 ids, each in its own segment');
 });
+
+t.test('any answer at all: a webhook, or a HubApiError with that status, never another error or the token', async (t) => {
+  const answer = fc.record({
+    status: fc.oneof(fc.constantFrom(200, 201, 204, 304, 400, 401, 403, 404, 409, 429, 500, 502, 503), fc.integer({ min: 200, max: 599 })),
+    body: fc.oneof(
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+      fc.jsonValue().map((value) => JSON.stringify({ webhook: value })),
+      fc.jsonValue().map((value) => JSON.stringify({ error: value, message: value })),
+      fc.string({ unit: 'binary' }),
+      fc.constant(`{"error":"Bearer ${TOKEN}"}`),
+    ),
+    headers: fc.record({ 'x-request-id': fc.stringMatching(/^[\x21-\x7e]{1,40}$/), 'x-error-message': fc.stringMatching(/^[\x20-\x7e]{0,60}$/) }, { requiredKeys: [] }),
+    call: fc.constantFrom(...calls),
+  });
+  await fc.assert(
+    fc.asyncProperty(answer, async ({ status, body, headers, call }) => {
+      nock.cleanAll();
+      interceptor(call).reply(status, body, headers);
+      const outcome = await call.run().then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      if (!('error' in outcome)) return;
+      const { error } = outcome;
+      if (!(error instanceof HubApiError)) throw new Error(`${call.name} ${status}: ${String(error)}`);
+      if (error.status !== status || error.message.includes(TOKEN) || !error.message.includes(`HTTP ${status} from ${call.method}`)) {
+        throw new Error(`${call.name} ${status}: ${error.message}`);
+      }
+    }),
+    { numRuns: 400 },
+  );
+  t.pass('400 answers, each a result or a HubApiError');
+});
