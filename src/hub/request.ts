@@ -11,7 +11,7 @@ export interface HubRequest {
   readonly body?: unknown;
 }
 
-async function send(request: HubRequest, options: HubOptions): Promise<{ response: Response; url: string }> {
+async function send(request: HubRequest, options: HubOptions): Promise<{ response: Response; url: string; token: string }> {
   const env = options.env ?? process.env;
   const url = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
   const token = await resolveToken(options.token, env);
@@ -25,7 +25,7 @@ async function send(request: HubRequest, options: HubOptions): Promise<{ respons
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: options.signal,
     });
-    return { response, url };
+    return { response, url, token };
   } catch (error) {
     const cause = error as Error & { cause?: { message?: string } };
     const detail = cause.cause?.message ?? cause.message;
@@ -49,10 +49,12 @@ async function text(response: Response, url: string): Promise<string> {
 export async function hubRequest(request: HubRequest, options: HubOptions): Promise<void>;
 export async function hubRequest<T>(request: HubRequest, options: HubOptions, read: (body: unknown) => T): Promise<T>;
 export async function hubRequest<T>(request: HubRequest, options: HubOptions, read?: (body: unknown) => T): Promise<T | void> {
-  const { response, url } = await send(request, options);
+  const { response, url, token } = await send(request, options);
   const body = await text(response, url);
   const context = { status: response.status, requestId: requestIdOf(response.headers), method: request.method, url };
-  if (!response.ok) throw new HubApiError({ ...context, serverMessage: serverMessageOf(response.headers, body) });
+  // A hub or proxy that echoes the Authorization header back must not put the token in a message.
+  const serverMessage = serverMessageOf(response.headers, body)?.replaceAll(token, '[token]');
+  if (!response.ok) throw new HubApiError({ ...context, serverMessage });
   if (!read) return;
   try {
     return read(JSON.parse(body));

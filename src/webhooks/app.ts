@@ -29,30 +29,48 @@ export interface WebhooksAppDeps {
  * `on(...)` listeners and the route's handler (500 when it throws).
  */
 export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
+  const refuse = (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const refusal = toRefusal(error, deps.bodyLimit);
+    // The reason only: never the body, the query or the secret that came with it.
+    const log = { route: pathOf(request), statusCode: refusal.statusCode, reason: error.name, code: (error as FastifyError).code };
+    if (refusal.statusCode >= 500) request.log.error({ ...log, err: error }, 'webhook request failed');
+    else request.log.warn(log, 'webhook request refused');
+    return sendRefusal(reply, refusal);
+  };
+  const checkSecret = (request: FastifyRequest): void => {
+    if (deps.secret !== undefined) verifyWebhookSecret(headerValue(request.headers[WEBHOOK_SECRET_HEADER]), deps.secret);
+  };
+
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimit,
     // Request lines would carry the URL, and with it a `?secret=`; deliveries are logged below instead.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL the router cannot decode (`/webhooks/%E0%A4`) never reaches the routes, so Fastify would
+    // answer its own 400 body without the secret check: a delivery route still asks for the secret first.
+    frameworkErrors: (error, request, reply) => {
+      try {
+        if (request.method === 'POST' && isDeliveryPath(pathOf(request))) checkSecret(request);
+      } catch (secretError) {
+        return refuse(secretError as Error, request, reply);
+      }
+      return refuse(error, request, reply);
+    },
   });
   // Only JSON is a delivery: without the text parser, text/plain is a 415 like every other type.
   app.removeContentTypeParser('text/plain');
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const refusal = toRefusal(error, deps.bodyLimit);
-    // The reason only: never the body, the query or the secret that came with it.
-    const log = { route: pathOf(request), statusCode: refusal.statusCode, reason: error.name, code: error.code };
-    if (refusal.statusCode >= 500) request.log.error({ ...log, err: error }, 'webhook request failed');
-    else request.log.warn(log, 'webhook request refused');
-    return sendRefusal(reply, refusal);
-  });
+  app.setErrorHandler((error: FastifyError, request, reply) => refuse(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendRefusal(reply, notFound(request)));
+  // Fastify parses bodies before its not-found handler runs, so a PATCH with broken JSON would get a
+  // 400 and a large one a 413: answer 404 before reading anything from a request no route serves.
+  app.addHook('onRequest', async (request, reply) => (request.is404 ? sendRefusal(reply, notFound(request)) : undefined));
 
   app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await deps.landingPage()));
 
   const checkDelivery = async (request: FastifyRequest): Promise<void> => {
-    if (deps.secret !== undefined) verifyWebhookSecret(headerValue(request.headers[WEBHOOK_SECRET_HEADER]), deps.secret);
+    checkSecret(request);
     const name = routeNameOf(request);
     if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
       throw new WebhookDeliveryError(404, `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`);
@@ -61,7 +79,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
 
   const receive = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     // A POST without a body never reaches a content-type parser, so its type is checked here.
-    if (request.headers['content-type'] === undefined) return sendRefusal(reply, unsupportedMediaType());
+    if (request.headers['content-type'] === undefined) throw new WebhookDeliveryError(415, unsupportedMediaType().error);
     const payload = validateWebhookPayload(request.body);
     const name = routeNameOf(request);
     const context = buildContext({
@@ -101,6 +119,10 @@ async function runHandler(
 function routeNameOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;
   return (params['*'] ?? '').replace(/^\/+|\/+$/g, '');
+}
+
+function isDeliveryPath(path: string): boolean {
+  return path === WEBHOOKS_PREFIX || path.startsWith(`${WEBHOOKS_PREFIX}/`);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
