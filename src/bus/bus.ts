@@ -45,8 +45,18 @@ export class Bus {
   publish(input: EventInput): BusEvent {
     if (this.closed) throw new BusClosedError(input.type);
     const event = (input.at === undefined ? { ...input, at: this.clock.now().toISOString() } : input) as BusEvent;
-    this.queue.push(event);
-    if (!this.delivering) this.drain();
+    if (this.delivering) {
+      this.queue.push(event);
+      return event;
+    }
+    this.delivering = true;
+    try {
+      this.deliver(event);
+      let next: BusEvent | undefined;
+      while ((next = this.queue.shift()) !== undefined) this.deliver(next);
+    } finally {
+      this.delivering = false;
+    }
     return event;
   }
 
@@ -133,16 +143,8 @@ export class Bus {
     });
   }
 
-  private drain(): void {
-    this.delivering = true;
-    try {
-      let event: BusEvent | undefined;
-      while ((event = this.queue.shift()) !== undefined) {
-        this.everything.next(event);
-        this.byType.get(event.type)?.next(event);
-      }
-    } finally {
-      this.delivering = false;
-    }
+  private deliver(event: BusEvent): void {
+    this.everything.next(event);
+    this.byType.get(event.type)?.next(event);
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { httpError } from '../errors.js';
 import { avatarBody } from '../present.js';
+import { avatarResponse } from '../response-schemas.js';
 import type { SystemClient } from '../system-client.js';
 
 export interface AvatarRoutesOptions {
@@ -9,7 +10,7 @@ export interface AvatarRoutesOptions {
 
 export const avatarRoutes: FastifyPluginAsync<AvatarRoutesOptions> = async (app, { system }) => {
   // 200 in every phase (the page polls it every second); 500 only when the system cannot be asked.
-  app.get('/api/avatar', async () => {
+  app.get('/api/avatar', { schema: { response: avatarResponse } }, async () => {
     const status = await system.status().catch((cause: unknown) => {
       throw httpError('AVATAR_FAILED', undefined, cause);
     });

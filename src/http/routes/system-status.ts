@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Clock } from '../../runtime/clock.js';
 import { httpError } from '../errors.js';
 import { availabilityBody, isInitializedBody, statusBody, statusOf, unreachableSystemBody } from '../present.js';
+import { healthResponse, statusResponse } from '../response-schemas.js';
 import type { SystemClient } from '../system-client.js';
 
 export interface SystemStatusRoutesOptions {
@@ -14,7 +15,7 @@ const NO_ANSWER = 'The system does not answer.';
 /** The read-only endpoints about the system's state: health, availability, initialization, status. */
 export const systemStatusRoutes: FastifyPluginAsync<SystemStatusRoutesOptions> = async (app, { system, clock }) => {
   // Health is the process, not the system: it never asks the bus, so it answers even when the system is stuck.
-  app.get('/health', async () => ({ status: 'healthy', timestamp: clock.now().toISOString() }));
+  app.get('/health', { schema: { response: healthResponse } }, async () => ({ status: 'healthy', timestamp: clock.now().toISOString() }));
 
   app.get('/api/availability', async (_request, reply) => {
     const phase = await system.status().then(
@@ -36,7 +37,7 @@ export const systemStatusRoutes: FastifyPluginAsync<SystemStatusRoutesOptions> =
     ),
   );
 
-  app.get('/status', async () => {
+  app.get('/status', { schema: { response: statusResponse } }, async () => {
     const status = await system.status().catch((cause: unknown) => {
       throw httpError('STATUS_FAILED', undefined, cause);
     });
