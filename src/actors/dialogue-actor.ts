@@ -47,10 +47,14 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     maxRetries: input.maxRetries,
     fetch: input.fetch,
   });
-  const abort = new AbortController();
+  // One controller per call, aborted together on stop: a single shared signal would collect one
+  // listener per call in flight, and EventTarget's duplicate check makes adding them quadratic.
+  const inFlight = new Set<AbortController>();
   const messages = new Map<string, string>();
 
   async function reply(correlationId: string, message: string, emotions: Emotions): Promise<void> {
+    const abort = new AbortController();
+    inFlight.add(abort);
     try {
       const completion = await client.chat.completions.create(
         {
@@ -66,6 +70,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     } catch (error) {
       const reason = error instanceof EmptyReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
       if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason });
+    } finally {
+      inFlight.delete(abort);
     }
   }
 
@@ -80,7 +86,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     }),
   );
   return () => {
-    abort.abort();
+    for (const abort of inFlight) abort.abort();
     subscription.unsubscribe();
   };
 });
