@@ -182,9 +182,15 @@ t.test('any webhook id stays one URL-encoded path segment', async (t) => {
   t.pass('500 ids, each in its own segment');
 });
 
+// fetch follows redirects itself (a 301 is a step on the way, not an answer), so they are left out.
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 t.test('any answer at all: a webhook, or a HubApiError with that status, never another error or the token', async (t) => {
   const answer = fc.record({
-    status: fc.oneof(fc.constantFrom(200, 201, 204, 304, 400, 401, 403, 404, 409, 429, 500, 502, 503), fc.integer({ min: 200, max: 599 })),
+    status: fc.oneof(
+      fc.constantFrom(200, 201, 204, 304, 400, 401, 403, 404, 409, 429, 500, 502, 503),
+      fc.integer({ min: 200, max: 599 }).filter((status) => !REDIRECTS.has(status)),
+    ),
     body: fc.oneof(
       fc.jsonValue().map((value) => JSON.stringify(value)),
       fc.jsonValue().map((value) => JSON.stringify({ webhook: value })),
