@@ -11,6 +11,19 @@ const loadedAvatar = {
   lastUpdated: '2026-11-21T09:00:00.000Z',
 } as const;
 
+/** A ready system's status report answering `correlationId`. */
+function readyStatus(correlationId: string, at: string) {
+  return {
+    type: 'status.reported',
+    correlationId,
+    phase: 'ready',
+    emotions,
+    avatarShape: 'Circle',
+    sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
+    lastUpdated: at,
+  } as const;
+}
+
 t.test('publish stamps `at` from the injected clock and keeps a given one', (t) => {
   const clock = fixedClock('2026-11-21T10:00:00.000Z');
   const bus = new Bus({ clock });
@@ -63,15 +76,7 @@ t.test('request resolves with the reply that carries its correlation id', async 
       sentiment: { sentiment: 'negative', positive: 0, negative: 1 },
       lastUpdated: request.at,
     });
-    bus.publish({
-      type: 'status.reported',
-      correlationId: request.correlationId,
-      phase: 'ready',
-      emotions,
-      avatarShape: 'Circle',
-      sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
-      lastUpdated: request.at,
-    });
+    bus.publish(readyStatus(request.correlationId, request.at));
   });
   const reply = await bus.request({ type: 'status.requested' }, 'status.reported', 1000);
   t.equal(reply.phase, 'ready');
@@ -132,17 +137,7 @@ t.test('a request with no reply rejects with a timeout error and leaks no subscr
 t.test('many requests share one reply subscription per type: none is left behind', async (t) => {
   const bus = new Bus();
   const observers = () => (bus as unknown as { byType: Map<string, { observers: unknown[] }> }).byType.get('status.reported')?.observers.length;
-  bus.on('status.requested').subscribe((request) =>
-    bus.publish({
-      type: 'status.reported',
-      correlationId: request.correlationId,
-      phase: 'ready',
-      emotions,
-      avatarShape: 'Circle',
-      sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
-      lastUpdated: request.at,
-    }),
-  );
+  bus.on('status.requested').subscribe((request) => bus.publish(readyStatus(request.correlationId, request.at)));
   await Promise.all(Array.from({ length: 100 }, () => bus.request({ type: 'status.requested' }, 'status.reported', 1000)));
   t.equal(observers(), 1);
   t.equal(bus.pendingRequests, 0);
