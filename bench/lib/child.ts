@@ -1,0 +1,59 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/** What a benchmark server process says over IPC. */
+export type ChildMessage = { readonly kind: 'listening'; readonly url: string } | { readonly kind: 'stats'; readonly stats: Record<string, number> };
+
+/** A server under measurement, in its own process so it never shares a core's event loop with the load generator. */
+export interface ServerProcess {
+  readonly url: string;
+  /** Asks the child for its figures (memory after GC, counters). */
+  stats(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(script: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child: ChildProcess = fork(fileURLToPath(new URL(`../servers/${script}.js`, import.meta.url)), [], {
+    env: { ...process.env, DEBUG: '0', ...env },
+    // BENCH_PROFILE=dir writes a CPU profile of each server process there, for finding what to fix.
+    execArgv: ['--expose-gc', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${script} exited with ${String(code)} before listening`))),
+  ])) as [ChildMessage];
+  if (message.kind !== 'listening') throw new Error(`${script} said ${message.kind} before listening`);
+  return {
+    url: message.url,
+    async stats() {
+      child.send('stats');
+      for (;;) {
+        const [reply] = (await once(child, 'message')) as [ChildMessage];
+        if (reply.kind === 'stats') return reply.stats;
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Called by a server script once it listens; answers `stats` requests with `collect()`. */
+export function reportListening(url: string, collect: () => Record<string, number> = memoryAfterGc): void {
+  process.on('message', (request) => {
+    if (request === 'stats') process.send?.({ kind: 'stats', stats: collect() } satisfies ChildMessage);
+  });
+  process.send?.({ kind: 'listening', url } satisfies ChildMessage);
+}
+
+/** Resident memory after a full collection, in bytes (needs --expose-gc). */
+export function memoryAfterGc(): Record<string, number> {
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+}

@@ -1,0 +1,31 @@
+// The chat service as `hub serve` runs it (debug logging off), its provider an instant in-process stand-in.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+// The built package, as it ships, by its own name.
+import { createChatSystem, createLogger, loadChatConfig, startChatService, type ChatSystem } from 'emotion-hub';
+import { memoryAfterGc, reportListening } from '../lib/child.js';
+import { openAIStandIn } from '../lib/openai-stand-in.js';
+
+const config = loadChatConfig({
+  LLM_API_KEY: 'sk-bench',
+  LLM_BASE_URL: 'http://llm.bench.invalid/v1',
+  PORT: '0',
+  EMOTIONS_FILE: join(mkdtempSync(join(tmpdir(), 'emotion-hub-bench-')), 'emotions.json'),
+  DEBUG: '0',
+});
+const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
+let system: ChatSystem | undefined;
+const service = await startChatService({
+  config,
+  logger,
+  createSystem: (deps) => (system = createChatSystem({ ...deps, fetch: openAIStandIn() })),
+});
+const phase = await system?.settled();
+if (phase !== 'ready') throw new Error(`the chat system did not get ready: ${String(phase)}`);
+
+let writes = 0;
+service.bus.on('persistence.saved').subscribe(() => (writes += 1));
+process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));
+reportListening(service.address, () => ({ ...memoryAfterGc(), writes }));
