@@ -7,6 +7,7 @@ import type { Test } from 'tap';
 const BIN = new URL('../../bin/run.js', import.meta.url).pathname;
 
 export interface Run {
+  readonly pid: number | undefined;
   readonly lines: Array<Record<string, unknown>>;
   readonly stderr: () => string;
   /** The exit code; null when a signal ended it (see `signal`). */
@@ -52,7 +53,7 @@ export function serve(t: Test, env: Record<string, string>): Run {
     void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
   });
   listening.catch(() => undefined);
-  return { lines, stderr: () => stderr, exited, signal: () => signal, listening, kill: (by) => child.kill(by) };
+  return { pid: child.pid, lines, stderr: () => stderr, exited, signal: () => signal, listening, kill: (by) => child.kill(by) };
 }
 
 /** Polls /api/is_initialized until the service has left `initializing` (at most `ms`). */
