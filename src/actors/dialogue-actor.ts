@@ -51,13 +51,18 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   const messages = new Map<string, string>();
 
   async function reply(correlationId: string, message: string, emotions: Emotions): Promise<void> {
+    // One signal per call, tied to the actor's: the openai client adds an abort listener to the signal it
+    // is given and never removes it, so the actor's own signal would gain one listener per chat, for good.
+    const call = new AbortController();
+    const cancel = (): void => call.abort();
+    abort.signal.addEventListener('abort', cancel, { once: true });
     try {
       const completion = await client.chat.completions.create(
         {
           model: provider.model,
           messages: [{ role: 'system', content: systemPrompt(emotions) }, ...memory.history(), { role: 'user', content: message }],
         },
-        { signal: abort.signal },
+        { signal: call.signal },
       );
       // A provider that answers 200 with something else than a completion must be named as such, not as a TypeError.
       if (!Array.isArray((completion as { choices?: unknown }).choices)) {
@@ -70,6 +75,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     } catch (error) {
       const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
       if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason });
+    } finally {
+      abort.signal.removeEventListener('abort', cancel);
     }
   }
 
