@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createServer } from 'node:http';
+import { json, startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
 
 t.test('a bad PORT is a clear message on stderr and exit 1', async (t) => {
@@ -29,14 +29,10 @@ t.test('without a key it serves the page and explains the key; SIGTERM stops it 
 });
 
 t.test('a key the provider refuses: the detailed failure is logged and the process exits 1', async (t) => {
-  const provider = createServer((request, response) => {
-    response.writeHead(401, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } }));
-  });
-  await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => provider.close());
-  const { port } = provider.address() as { port: number };
-  const run = serve(t, { LLM_API_KEY: 'sk-refused-key', LLM_BASE_URL: `http://127.0.0.1:${port}/v1` });
+  const provider = await startFakeProvider(t, () =>
+    json(401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } }),
+  );
+  const run = serve(t, { LLM_API_KEY: 'sk-refused-key', LLM_BASE_URL: provider.baseURL });
   t.equal(await run.exited, 1);
   const text = JSON.stringify(run.lines);
   t.match(text, /Incorrect API key provided/, 'the reason is in the log');

@@ -86,6 +86,7 @@ t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds
   }
   t.comment(`${exact} of ${KILLS} files matched a logged state exactly, the others were newer than their log's tail; ${leftovers} temporary files left by kills`);
   t.ok(persisted, 'something was persisted');
+  t.ok(provider.calls.filter((call) => call.endsWith('/chat/completions')).length >= KILLS, 'the chats reached the provider');
 
   // The last restart, without drift: it serves exactly the file, and a graceful stop keeps it.
   const last = serve(t, { ...env, EVENT_LOG: join(dir, 'events-last.jsonl'), DRIFT_INTERVAL_MS: '86400000' });

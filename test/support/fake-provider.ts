@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { completion } from '../helpers/chat-system.js';
 
-/** What the provider does with one request; `hang` never answers (a timeout). */
-export type ProviderAnswer =
-  | { readonly status: number; readonly body: string; readonly type?: string }
-  | { readonly hang: true };
+/** The provider's answer to one request (always JSON). */
+export interface ProviderAnswer {
+  readonly status: number;
+  readonly body: string;
+}
 
 export type ProviderBehaviour = (request: IncomingMessage) => ProviderAnswer;
 
@@ -23,7 +24,7 @@ export interface FakeProvider {
   readonly baseURL: string;
   /** Requests seen, as `METHOD /path`. */
   readonly calls: string[];
-  /** Authorization headers seen (the key must arrive here and nowhere else). */
+  /** Swappable while running. */
   behaviour: ProviderBehaviour;
 }
 
@@ -37,8 +38,7 @@ export async function startFakeProvider(t: Test, behaviour: ProviderBehaviour = 
     provider.calls.push(`${request.method} ${request.url}`);
     request.resume();
     const answer = provider.behaviour(request);
-    if ('hang' in answer) return;
-    response.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+    response.writeHead(answer.status, { 'content-type': 'application/json' });
     response.end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
