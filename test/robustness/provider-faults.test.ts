@@ -66,6 +66,14 @@ for (const { name, fault, cause } of FAULTS) {
   });
 }
 
+t.test('startup, the key check meets JSON of another shape: the provider accepted the key, so it counts as valid', async (t) => {
+  models().reply(200, { result: 'not a model list' });
+  const { system, exits } = harness(t, ENV);
+  system.start();
+  t.equal(await system.settled(), 'ready');
+  t.same(exits, []);
+});
+
 for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
   t.test(`a chat meets ${name}: a rejection, the state flushed, one log line naming it, exit 1`, async (t) => {
     models().reply(200, { object: 'list', data: [] });
