@@ -30,9 +30,9 @@ export function systemPrompt(emotions: Emotions): string {
   ].join(' ');
 }
 
-/** The model gave nothing to say: seed 000 counts that as a failure to produce a reply. */
-class EmptyReplyError extends Error {
-  override readonly name = 'EmptyReplyError';
+/** The model's answer gives nothing to say (empty, or not a completion): seed 000 counts that as a failure to produce a reply. */
+class UnusableReplyError extends Error {
+  override readonly name = 'UnusableReplyError';
 }
 
 /**
@@ -63,12 +63,16 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
         },
         { signal: abort.signal },
       );
+      // A provider that answers 200 with something else than a completion must be named as such, not as a TypeError.
+      if (!Array.isArray((completion as { choices?: unknown }).choices)) {
+        throw new UnusableReplyError(`model ${provider.model} returned a malformed reply: no "choices" list`);
+      }
       const response = completion.choices[0]?.message?.content?.trim() ?? '';
-      if (response === '') throw new EmptyReplyError(`model ${provider.model} returned an empty reply`);
+      if (response === '') throw new UnusableReplyError(`model ${provider.model} returned an empty reply`);
       memory.remember(message, response);
       if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
-      const reason = error instanceof EmptyReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
+      const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
       if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason });
     } finally {
       inFlight.delete(abort);

@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { analyzeSentiment } from '../emotions/sentiment.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
-import { loadEmotionsFile } from '../persistence/emotions-file.js';
+import { loadEmotionsFile, removeStaleTempFiles } from '../persistence/emotions-file.js';
 import { validateProviderKey } from '../providers/validate-key.js';
 import { ConversationMemory } from './memory-store.js';
 
@@ -13,8 +13,12 @@ export interface MemoryStore {
   readonly memory: ConversationMemory;
 }
 
-/** Stage 1: the memory store loads the emotions file (a corrupt one fails startup) and opens the conversation memory. */
+/**
+ * Stage 1: the memory store clears what a killed run left half-written, loads the emotions file
+ * (a corrupt one fails startup) and opens the conversation memory.
+ */
 export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: string }>(async ({ input }) => {
+  await removeStaleTempFiles(input.file);
   const persisted = await loadEmotionsFile(input.file);
   return {
     state: persisted ?? defaultState(input.now),

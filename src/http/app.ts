@@ -5,6 +5,7 @@ import type { Bus } from '../bus/bus.js';
 import type { ChatConfig } from '../config/chat-config.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
+import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
 import { DebugRequestLogging } from './request-logging.js';
@@ -48,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
+    clientErrorHandler: answerClientError,
   });
   const system = new SystemClient(bus, {
     statusMs: options.timeouts?.statusMs ?? 2000,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AVATAR_SHAPES, EMOTION_NAMES, SENTIMENT_LABELS, type Sentiment } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
@@ -115,12 +115,29 @@ export async function loadEmotionsFile(file: string): Promise<EmotionState | und
   return parseEmotionsFile(file, text);
 }
 
+function tempPrefix(file: string): string {
+  return `${basename(file)}.tmp-`;
+}
+
+/**
+ * Deletes the temporary files a killed process left beside `file` (a kill between writing one and
+ * renaming it over the file). They were never the state: the file itself is whole either way.
+ * Called before this process writes, so only other processes' leftovers are removed; returns their names.
+ */
+export async function removeStaleTempFiles(file: string): Promise<string[]> {
+  const ours = `${tempPrefix(file)}${process.pid}-`;
+  const names = await readdir(dirname(file)).catch(() => [] as string[]);
+  const stale = names.filter((name) => name.startsWith(tempPrefix(file)) && !name.startsWith(ours));
+  await Promise.all(stale.map((name) => unlink(join(dirname(file), name)).catch(() => undefined)));
+  return stale;
+}
+
 /**
  * Replaces the file atomically: the text goes to a temporary file in the same directory, is
  * fsynced, then renamed over the target, so a crash leaves either the old or the new file whole.
  */
 export async function writeEmotionsFile(file: string, state: EmotionState): Promise<void> {
-  const temp = join(dirname(file), `${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = join(dirname(file), `${tempPrefix(file)}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const handle = await open(temp, 'w', 0o644);
     try {

@@ -5,6 +5,7 @@ import {
   EmotionsFileError,
   loadEmotionsFile,
   parseEmotionsFile,
+  removeStaleTempFiles,
   serializeState,
   writeEmotionsFile,
 } from '../../src/persistence/emotions-file.js';
@@ -86,4 +87,19 @@ t.test('a rename failure cleans the temporary file up', async (t) => {
   await t.rejects(writeEmotionsFile(join(dir, 'emotions.json'), state));
   t.same(readdirSync(dir), ['emotions.json']);
   writeFileSync(join(dir, 'other'), '');
+});
+
+t.test("a killed run's temporary files are removed before the next one writes; the file and others stay", async (t) => {
+  const dir = t.testdir({
+    'emotions.json': serializeState(state),
+    'emotions.json.tmp-99999999-0a1b2c3d': '{ "version": 1, "emo',
+    'emotions.json.tmp-1-ffffffff': '',
+    [`emotions.json.tmp-${process.pid}-00000000`]: 'being written by this process',
+    'other.json.tmp-1-00000000': 'not ours',
+  });
+  const removed = await removeStaleTempFiles(join(dir, 'emotions.json'));
+  t.same(removed.sort(), ['emotions.json.tmp-1-ffffffff', 'emotions.json.tmp-99999999-0a1b2c3d']);
+  t.same(readdirSync(dir).sort(), ['emotions.json', `emotions.json.tmp-${process.pid}-00000000`, 'other.json.tmp-1-00000000']);
+  t.same(await loadEmotionsFile(join(dir, 'emotions.json')), state);
+  t.same(await removeStaleTempFiles(join(dir, 'missing', 'emotions.json')), [], 'a missing folder has nothing to remove');
 });

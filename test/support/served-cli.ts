@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Test } from 'tap';
+
+// `hub serve` as a user runs it: the built binary in its own process (npm test builds first).
+const BIN = new URL('../../bin/run.js', import.meta.url).pathname;
+
+export interface Run {
+  readonly pid: number | undefined;
+  readonly lines: Array<Record<string, unknown>>;
+  readonly stderr: () => string;
+  /** The exit code; null when a signal ended it (see `signal`). */
+  readonly exited: Promise<number | null>;
+  /** The signal that ended the process, once it has ended. */
+  readonly signal: () => NodeJS.Signals | null;
+  /** Resolves with the address once the server listens. */
+  readonly listening: Promise<string>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Starts `node bin/run.js serve` on 127.0.0.1, port 0, with the test's
+ * environment minus any chat setting, plus `env`. The address comes from the
+ * log line fastify writes once it listens.
+ */
+export function serve(t: Test, env: Record<string, string>): Run {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(LLM_|CHAT_|PORT$|HOST$|EVENT_LOG$|EMOTIONS_FILE$|DRIFT_|DEBUG$)/.test(name)),
+  );
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...clean, PORT: '0', HOST: '127.0.0.1', EMOTIONS_FILE: env.EMOTIONS_FILE ?? join(t.testdir(), 'emotions.json'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.teardown(() => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const lines: Array<Record<string, unknown>> = [];
+  let signal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, by) => {
+      signal = by;
+      resolve(code);
+    }),
+  );
+  const listening = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      lines.push(entry);
+      const match = /^Server listening at (http:\/\/[\d.]+:\d+)$/.exec(String(entry.msg));
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
+  });
+  listening.catch(() => undefined);
+  return { pid: child.pid, lines, stderr: () => stderr, exited, signal: () => signal, listening, kill: (by) => child.kill(by) };
+}
+
+/** Polls /api/is_initialized until the service has left `initializing` (at most `ms`). */
+export async function settledOver(address: string, ms = 10_000): Promise<Record<string, unknown>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const state = (await (await fetch(`${address}/api/is_initialized`)).json()) as Record<string, unknown>;
+    if (!state.initializing) return state;
+    if (Date.now() > until) throw new Error(`still initializing after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
