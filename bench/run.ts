@@ -38,7 +38,7 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     const body = JSON.stringify({ message: 'What a wonderful, curious day it is!' });
     const post = { method: 'POST' as const, body, headers: { 'content-type': 'application/json' }, durationSeconds: seconds };
     const writesBefore = (await chat.stats()).writes ?? 0;
-    await compare('POST /api/chat vs bare POST', 0.5, { ...post, url: `${chat.url}/api/chat` }, { ...post, url: `${baseline.url}/echo` });
+    await compare('POST /api/chat vs bare POST', 0.5, { ...post, url: `${chat.url}/api/chat` }, { ...post, url: `${baseline.url}/chat` });
     // Only the product wrote: its 1 s warm-up and its measured `seconds` of sustained chats.
     const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / (seconds + 1);
     rows.push({ scenario: 'emotions file writes under chat load', product: `${perSecond.toFixed(1)} writes/s`, baseline: '-', ratio: perSecond / 10, target: '≤ 10 writes/s', met: perSecond <= 10 });

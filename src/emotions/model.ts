@@ -68,5 +68,16 @@ export function driftDeltas(random: () => number): EmotionDeltas {
 
 /** Responses show 2 decimals; stored values keep full precision. */
 export function roundEmotions(emotions: Emotions): Emotions {
-  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, Math.round(emotions[name] * 100) / 100])) as Emotions;
+  // Spelled out rather than mapped over EMOTION_NAMES: every polled response goes through here.
+  return {
+    joy: round2(emotions.joy),
+    sadness: round2(emotions.sadness),
+    anger: round2(emotions.anger),
+    fear: round2(emotions.fear),
+    curiosity: round2(emotions.curiosity),
+  };
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }
