@@ -8,7 +8,7 @@ import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
-import { DebugRequestLogging } from './request-logging.js';
+import { DebugRequestLogging, requestLoggerFactory } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
@@ -46,6 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Fastify's plugin types expect its base logger type; pino's Logger is one, with more on it.
     loggerInstance: logger as FastifyBaseLogger,
     logController: new DebugRequestLogging(),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
