@@ -163,9 +163,9 @@ async function until(condition: () => boolean): Promise<boolean> {
   return condition();
 }
 
-t.test('the page polls /api/avatar every 1 second by default', async (t) => {
-  const { app } = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+t.test('the page polls /api/avatar every 1 second by default, and redraws the bars from each reply', async (t) => {
+  const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
+  const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   const context = await launchChromium(t);
   // Paused virtual time in the page: only runFor moves it.
   await context.clock.install({ time: 0 });
@@ -185,4 +185,18 @@ t.test('the page polls /api/avatar every 1 second by default', async (t) => {
   t.ok(await until(() => polls === first + 1), 'a poll at 1 s');
   await context.clock.runFor(1000);
   t.ok(await until(() => polls === first + 2), 'and again at 2 s');
+
+  // The virtual clock stands still now, so no poll can redraw: the bars move from the reply alone.
+  const { system } = setup;
+  system.chatBehaviour = { kind: 'reply', response: 'Nice.', emotions: { joy: 0.9, sadness: 0.05, anger: 0.1, fear: 0.1, curiosity: 0.7 } };
+  await page.locator('body[data-ready="true"]').waitFor();
+  await page.getByLabel('Your message').fill('hello');
+  await page.getByLabel('Your message').press('Enter');
+  await page.locator('.message.bot').waitFor();
+  t.equal(polls, first + 2, 'no poll in between');
+  t.same(
+    await page.evaluate(`['joy', 'sadness', 'anger', 'fear', 'curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`),
+    ['90%', '5%', '10%', '10%', '70%'],
+    'each bar is the reply value times 100 as a percentage',
+  );
 });
