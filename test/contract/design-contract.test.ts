@@ -1,0 +1,69 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, ensureBuilt, runBuiltCli } from '../support/built-cli.js';
+
+// DESIGN.md "Contract": the names other tools and tests rely on, read from the shipped files.
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+t.test('package: name emotion-hub, ESM, the Node range, bin hub', (t) => {
+  t.equal(pkg.name, 'emotion-hub');
+  t.equal(pkg.type, 'module');
+  t.same(pkg.engines, { node: '^20.19.0 || >=22.12.0' });
+  t.same(pkg.bin, { hub: './bin/run.js' });
+  t.equal(pkg.oclif.bin, 'hub');
+  t.equal(pkg.oclif.topicSeparator, ' ', '`hub webhooks ls`, not `hub webhooks:ls`');
+  t.end();
+});
+
+t.test('npm start builds if needed and is `hub serve`; npm test builds and runs every test', (t) => {
+  t.equal(pkg.scripts.start, 'node bin/run.js serve');
+  t.match(pkg.scripts.prestart, 'build-if-needed');
+  t.match(pkg.scripts.pretest, 'npm run build');
+  t.equal(pkg.scripts.test, 'node scripts/test.mjs');
+  t.end();
+});
+
+const SEED_COMMANDS: Record<string, { args: string[]; flags: string[] }> = {
+  serve: { args: [], flags: [] },
+  replay: { args: ['file'], flags: [] },
+  machine: { args: [], flags: [] },
+  // Seed 001's table: each command's argument and flags.
+  'webhooks:ls': { args: [], flags: [] },
+  'webhooks:info': { args: ['webhookId'], flags: [] },
+  'webhooks:create': { args: [], flags: ['url', 'job-id', 'watch', 'domain'] },
+  'webhooks:update': { args: ['webhookId'], flags: ['url'] },
+  'webhooks:enable': { args: ['webhookId'], flags: [] },
+  'webhooks:disable': { args: ['webhookId'], flags: [] },
+  'webhooks:delete': { args: ['webhookId'], flags: [] },
+};
+
+t.test('the manifest holds every contract command with the seed arguments and flags', (t) => {
+  ensureBuilt();
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+    commands: Record<string, { args: Record<string, { required?: boolean }>; flags: Record<string, { multiple?: boolean }> }>;
+  };
+  for (const [id, expected] of Object.entries(SEED_COMMANDS)) {
+    const command = manifest.commands[id];
+    if (!command) {
+      t.fail(`${id} is missing`);
+      continue;
+    }
+    t.same(Object.keys(command.args), expected.args, `${id} arguments`);
+    for (const arg of expected.args) t.equal(command.args[arg]?.required, true, `${id} <${arg}> is required`);
+    for (const flag of expected.flags) t.ok(command.flags[flag], `${id} --${flag}`);
+  }
+  t.equal(manifest.commands['webhooks:create']?.flags.watch?.multiple, true, '--watch is repeatable');
+  t.end();
+});
+
+t.test('each command has a --help option', async (t) => {
+  ensureBuilt();
+  const runs = await Promise.all(
+    Object.keys(SEED_COMMANDS).map(async (id) => ({ id, result: await runBuiltCli([...id.split(':'), '--help'], {}) })),
+  );
+  for (const { id, result } of runs) {
+    t.equal(result.code, 0, id);
+    t.match(result.stdout, `$ hub ${id.replace(':', ' ')}`, `${id} prints its usage`);
+  }
+});

@@ -1,0 +1,90 @@
+import t, { type Test } from 'tap';
+import WebhooksCreate from '../../src/cli/commands/webhooks/create.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  disableWebhook,
+  enableWebhook,
+  getWebhook,
+  HubApiError,
+  listWebhooks,
+  updateWebhook,
+  WebhooksServer,
+  webhookEndpoint,
+} from '../../src/index.js';
+import { startFakeHub } from '../support/fake-hub.js';
+import { TOKEN } from '../support/hub-fixtures.js';
+import { runWebhooksCommand } from '../support/run-webhooks-command.js';
+
+// Seed 001, read line by line: the library operations and their state table, and `--watch type:name`.
+async function fakeHub(t: Test) {
+  const hub = await startFakeHub({ token: TOKEN });
+  t.teardown(() => hub.close());
+  return { hub, options: { token: TOKEN, endpoint: hub.url, env: {} } };
+}
+
+t.test('the package entry holds every seed operation and the receiving server', (t) => {
+  for (const fn of [createWebhook, listWebhooks, getWebhook, updateWebhook, enableWebhook, disableWebhook, deleteWebhook, webhookEndpoint]) {
+    t.type(fn, 'function', fn.name);
+  }
+  t.type(WebhooksServer, 'function');
+  t.end();
+});
+
+t.test('create (url or job), list, update, then enabled → disabled → enabled → removed', async (t) => {
+  const { hub, options } = await fakeHub(t);
+  const watched = [
+    { type: 'user', name: 'julien-c' },
+    { type: 'org', name: 'HuggingFaceH4' },
+  ] as const;
+  const created = await createWebhook({ ...options, url: 'https://example.com/hook', watched, domains: ['repo', 'discussion'], secret: 'my-secret' });
+  t.type(created.id, 'string');
+  t.equal(created.url, 'https://example.com/hook');
+  t.equal(created.disabled, false);
+  t.same(created.watched, watched);
+  t.same(created.domains, ['repo', 'discussion']);
+
+  const job = await createWebhook({ ...options, jobId: 'job-42', watched: [{ type: 'user', name: 'julien-c' }] });
+  t.equal(job.url, undefined, 'a job webhook has no URL');
+  t.same(hub.requests.at(-1)?.body, { watched: [{ type: 'user', name: 'julien-c' }], jobSourceId: 'job-42' });
+
+  const listed = await listWebhooks(options);
+  t.ok(Symbol.iterator in listed, 'an iterable of webhooks');
+  t.same(
+    [...listed].map(({ id, url, disabled }) => ({ id, url, disabled })).sort((a, b) => a.id.localeCompare(b.id)),
+    [
+      { id: created.id, url: 'https://example.com/hook', disabled: false },
+      { id: job.id, url: undefined, disabled: false },
+    ].sort((a, b) => a.id.localeCompare(b.id)),
+    'ids, URLs and statuses',
+  );
+
+  const updated = await updateWebhook({ ...options, webhookId: created.id, url: 'https://example.com/v2', watched: [{ type: 'model', name: 'gpt2' }], domains: ['repo'] });
+  t.match(updated, { id: created.id, url: 'https://example.com/v2', watched: [{ type: 'model', name: 'gpt2' }], domains: ['repo'] });
+
+  const disabled = await disableWebhook({ ...options, webhookId: created.id });
+  t.equal(disabled.disabled, true);
+  t.equal((await getWebhook({ ...options, webhookId: created.id })).disabled, true, 'a disabled webhook is kept');
+  t.equal((await enableWebhook({ ...options, webhookId: created.id })).disabled, false);
+
+  t.equal(await deleteWebhook({ ...options, webhookId: created.id }), undefined, 'delete returns nothing');
+  const gone = await getWebhook({ ...options, webhookId: created.id }).catch((error: unknown) => error);
+  t.type(gone, HubApiError, 'removed for good');
+  t.same((await listWebhooks(options)).map(({ id }) => id), [job.id]);
+});
+
+t.test('--watch type:name takes each of the five types, repeatable', async (t) => {
+  const { hub } = await fakeHub(t);
+  const items = ['model:openai-community/gpt2', 'dataset:stanfordnlp/imdb', 'space:gradio/hello_world', 'org:HuggingFaceH4', 'user:julien-c'];
+  const { exitCode, stderr } = await runWebhooksCommand(
+    WebhooksCreate,
+    ['--url', 'https://example.com/hook', ...items.flatMap((item) => ['--watch', item]), '--domain', 'repo'],
+    { env: { HF_TOKEN: TOKEN, HF_ENDPOINT: hub.url, HOME: '/nonexistent-home' } },
+  );
+  t.equal(exitCode, 0, stderr);
+  t.same(hub.requests.at(-1)?.body, {
+    watched: items.map((item) => ({ type: item.slice(0, item.indexOf(':')), name: item.slice(item.indexOf(':') + 1) })),
+    domains: ['repo'],
+    url: 'https://example.com/hook',
+  });
+});
