@@ -6,7 +6,7 @@ import t from 'tap';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { BASE_URL, START, completion, harness, ofType } from '../helpers/chat-system.js';
+import { BASE_URL, START, completion, harness, ofType } from '../support/chat-system-harness.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 

@@ -5,7 +5,7 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion } from '../helpers/chat-system.js';
+import { START, completion } from '../support/chat-system-harness.js';
 
 // An injected fetch carries every provider call (key validation and dialogue), with no network at all.
 t.test('the providers are reached through the injected fetch', async (t) => {

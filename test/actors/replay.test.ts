@@ -8,7 +8,7 @@ import { EventLogLineError } from '../../src/bus/event-log-reader.js';
 import type { BusEvent } from '../../src/bus/events.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { completion, harness } from '../helpers/chat-system.js';
+import { completion, harness } from '../support/chat-system-harness.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'event-logs');
 

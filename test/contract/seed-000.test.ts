@@ -8,7 +8,7 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion } from '../helpers/chat-system.js';
+import { START, completion } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 import { readyApp } from '../support/ready-app.js';

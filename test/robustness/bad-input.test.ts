@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import nock from 'nock';
 import { bodyLimitFor } from '../../src/http/app.js';
-import { completion } from '../helpers/chat-system.js';
+import { completion } from '../support/chat-system-harness.js';
 import {
   ASSETS,
   allowedStatuses,

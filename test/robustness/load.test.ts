@@ -5,7 +5,7 @@ import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { replayEventLog } from '../../src/actors/replay.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { completion } from '../helpers/chat-system.js';
+import { completion } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // Issue 7, load: 200 keep-alive clients poll /api/avatar once a second, as

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import type { Bus } from '../../src/bus/bus.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { BASE_URL, completion, harness, ofType } from '../helpers/chat-system.js';
+import { BASE_URL, completion, harness, ofType } from '../support/chat-system-harness.js';
 
 // Issue 7, provider faults: what the seed says for each, at startup (the key
 // check) and during a chat, in one table. Cases already in

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_EMOTIONS, roundEmotions } from '../../src/emotions/model.js';
-import { completion } from '../helpers/chat-system.js';
+import { completion } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService as start } from '../support/real-service.js';
 
 // The real composition root and the real actor system on 127.0.0.1, port 0;

@@ -2,7 +2,7 @@ import t from 'tap';
 import nock from 'nock';
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from '../support/browser.js';
-import { completion } from '../helpers/chat-system.js';
+import { completion } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // The whole product as a user meets it: the real service and actor system, a

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { completion } from '../helpers/chat-system.js';
+import { completion } from '../support/chat-system-harness.js';
 
 /** The provider's answer to one request (always JSON). */
 export interface ProviderAnswer {

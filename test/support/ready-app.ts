@@ -7,7 +7,7 @@ import { buildApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion } from '../helpers/chat-system.js';
+import { START, completion } from '../support/chat-system-harness.js';
 
 export interface ReadyApp {
   readonly app: FastifyInstance;
