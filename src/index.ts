@@ -24,6 +24,7 @@ export {
   applyDrift,
   driftDeltas,
   roundEmotions,
+  round2,
 } from './emotions/model.js';
 export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';

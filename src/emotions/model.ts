@@ -78,6 +78,7 @@ export function roundEmotions(emotions: Emotions): Emotions {
   };
 }
 
-function round2(value: number): number {
+/** The 2 decimals every number in a response shows. */
+export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }

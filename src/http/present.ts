@@ -5,11 +5,11 @@
  */
 import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js';
 import type { Sentiment } from '../emotions/emotions.js';
-import { roundEmotions } from '../emotions/model.js';
+import { round2, roundEmotions } from '../emotions/model.js';
 
 /** The sentiment's scores, to 2 decimals like every number in a response. */
 export function roundSentiment({ sentiment, positive, negative }: Sentiment): Sentiment {
-  return { sentiment, positive: Math.round(positive * 100) / 100, negative: Math.round(negative * 100) / 100 };
+  return { sentiment, positive: round2(positive), negative: round2(negative) };
 }
 
 /** The seed's `status` string for a phase, as the avatar, availability and chat endpoints say it. */
