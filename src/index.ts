@@ -40,6 +40,7 @@ export {
 } from './persistence/emotions-file.js';
 export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';
 export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from './http/app.js';
+export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './http/security-headers.js';
 export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from './http/errors.js';
 export {
   startChatService,

@@ -2,15 +2,10 @@
 // size as the product's answers, with the same headers, so that a ratio measures the
 // product's own work and not how many bytes the load generator has to read.
 import Fastify from 'fastify';
+import { SECURITY_HEADERS as sameHeaders } from 'emotion-hub';
 import { reportListening } from '../lib/child.js';
 
 const app = Fastify({ logger: false });
-const sameHeaders = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
 const avatar = {
   avatar_shape: 'Circle',
   emotions: { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 },
