@@ -1,19 +1,5 @@
-import { PassThrough } from 'node:stream';
 import t from 'tap';
-import { createLogger } from '../../src/runtime/logger.js';
 import { harness } from '../support/http-harness.js';
-
-function capture() {
-  const sink = new PassThrough();
-  let written = '';
-  sink.on('data', (chunk: Buffer) => (written += chunk.toString()));
-  const lines = () =>
-    written
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { sink, lines };
-}
 
 t.test('with debug on, every request line carries its reqId', async (t) => {
   const { app, logs } = await harness(t);
@@ -24,12 +10,11 @@ t.test('with debug on, every request line carries its reqId', async (t) => {
 });
 
 t.test('with debug off, no request lines, and a 500 still names its request', async (t) => {
-  const { sink, lines } = capture();
-  const { app, system } = await harness(t, { logger: createLogger({ debug: false, destination: sink }) });
+  const { app, system, logs } = await harness(t, {}, false);
   await app.inject('/health');
-  t.same(lines(), [], 'a healthy request writes nothing');
+  t.same(logs(), [], 'a healthy request writes nothing');
   system.answersStatus = false;
   const failed = await app.inject('/api/avatar');
   t.equal(failed.statusCode, 500);
-  t.match(lines(), [{ level: 50, reqId: /^req-/ }], 'one error line, with the reqId');
+  t.match(logs(), [{ level: 50, reqId: /^req-/ }], 'one error line, with the reqId');
 });

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { PassThrough } from 'node:stream';
 import { Bus } from '../../src/bus/bus.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { fixedClock } from '../../src/runtime/clock.js';
-import { createLogger } from '../../src/runtime/logger.js';
+import { capturedLogger } from './captured-logger.js';
 import { FakeSystem } from './fake-system.js';
 
 export const NOW = '2026-11-21T10:00:00.000Z';
@@ -20,16 +19,16 @@ export interface Harness {
 export async function harness(
   t: { teardown(fn: () => unknown): void },
   overrides: Partial<AppOptions> = {},
+  /** Whether the captured logger writes debug lines (request lines among them). */
+  debugLines = true,
 ): Promise<Harness> {
   const bus = new Bus({ clock: fixedClock(NOW) });
   const system = new FakeSystem(bus);
-  const sink = new PassThrough();
-  let written = '';
-  sink.on('data', (chunk: Buffer) => (written += chunk.toString()));
+  const log = capturedLogger({ debug: debugLines });
   const app = await buildApp({
     bus,
     clock: fixedClock(NOW),
-    logger: createLogger({ debug: true, destination: sink }),
+    logger: log.logger,
     config: { maxMessageLength: 50, providerTimeoutMs: 50 },
     timeouts: { statusMs: 30, chatMs: 60 },
     ...overrides,
@@ -39,12 +38,7 @@ export async function harness(
     system.stop();
     bus.close();
   });
-  const logs = () =>
-    written
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { app, bus, system, logs };
+  return { app, bus, system, logs: log.lines };
 }
 
 /** A POST /api/chat with a JSON body. */

@@ -1,7 +1,8 @@
 import t from 'tap';
 import type { WebhookContext } from '../../src/webhooks/context.js';
 import { DeliveryEvents, type WebhookDelivery } from '../../src/webhooks/delivery-events.js';
-import { capturedLogger, fixture } from './helpers.js';
+import { capturedLogger } from '../support/captured-logger.js';
+import { fixture } from './helpers.js';
 
 function delivery(log = capturedLogger().logger): WebhookDelivery {
   const context: WebhookContext = { name: 'x', webhookId: undefined, event: 'repo.config:update', receivedAt: new Date(0), headers: {}, log };

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import t, { type Test } from 'tap';
 import { WebhooksServer } from '../../src/webhooks/server.js';
-import { capturedLogger } from './helpers.js';
+import { capturedLogger } from '../support/captured-logger.js';
 import {
   checkAnswer,
   countingHandlers,

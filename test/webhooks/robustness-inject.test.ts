@@ -5,7 +5,7 @@ import { fixedClock } from '../../src/runtime/clock.js';
 import { buildWebhooksApp } from '../../src/webhooks/app.js';
 import { DeliveryEvents } from '../../src/webhooks/delivery-events.js';
 import { WebhookRegistry } from '../../src/webhooks/registry.js';
-import { capturedLogger } from './helpers.js';
+import { capturedLogger } from '../support/captured-logger.js';
 import { countingHandlers, deliverAndCheck, headersOf, requestArb, SECRET, sendsBody, validDelivery, type Answer, type GeneratedRequest } from './robustness-cases.js';
 
 // A small limit keeps the oversized bodies cheap; the real server's 1 MiB is tried over HTTP.

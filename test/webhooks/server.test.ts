@@ -5,7 +5,8 @@ import type { WebhookPayload } from '../../src/webhooks/payload.js';
 import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
 import { WebhooksServer } from '../../src/webhooks/server.js';
 import type { WebhooksServerOptions } from '../../src/webhooks/options.js';
-import { capturedLogger, fixture, fixtureText } from './helpers.js';
+import { capturedLogger } from '../support/captured-logger.js';
+import { fixture, fixtureText } from './helpers.js';
 
 const SECRET = 'wh-secret-7f3a91c2';
 const quietEnv = { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' };
