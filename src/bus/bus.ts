@@ -12,6 +12,7 @@ export type RequestInput = Extract<EventInput, { readonly correlationId: string 
   : never;
 
 interface PendingRequest {
+  readonly requestType: EventType;
   readonly types: readonly EventType[];
   readonly resolve: (event: BusEvent) => void;
   readonly reject: (error: Error) => void;
@@ -99,6 +100,7 @@ export class Bus {
         reject(new BusTimeoutError(input.type, types, timeoutMs, correlationId));
       }, timeoutMs);
       this.pending.set(correlationId, {
+        requestType: input.type,
         types,
         resolve: (event) => {
           clearTimeout(timer);
@@ -125,7 +127,7 @@ export class Bus {
     this.closed = true;
     for (const [correlationId, request] of this.pending) {
       this.pending.delete(correlationId);
-      request.reject(new BusClosedError(`the reply to ${correlationId}`));
+      request.reject(new BusClosedError(request.requestType, `no reply to ${request.requestType} (${correlationId}) will come`));
     }
     this.everything.complete();
     for (const subject of this.byType.values()) subject.complete();

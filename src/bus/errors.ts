@@ -11,10 +11,13 @@ export class BusTimeoutError extends Error {
   }
 }
 
-/** A request sent on a bus that has been closed. */
+/** An event sent on a bus that has been closed, or a request whose bus closed before its reply came. */
 export class BusClosedError extends Error {
   override readonly name = 'BusClosedError';
-  constructor(readonly eventType: string) {
-    super(`the bus is closed: cannot send ${eventType}`);
+  constructor(
+    readonly eventType: string,
+    detail = `cannot send ${eventType}`,
+  ) {
+    super(`the bus is closed: ${detail}`);
   }
 }
