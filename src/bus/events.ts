@@ -6,7 +6,9 @@
  * The boundary with the HTTP layer is `chat.*` and `status.*`; the rest is
  * how the actors talk to one another, and what a replay folds over.
  */
-import type { AvatarShape, EmotionName, Emotions, Sentiment } from '../emotions/emotions.js';
+import type { AvatarShape, EmotionDeltas, Emotions, Sentiment } from '../emotions/emotions.js';
+
+export type { EmotionDeltas } from '../emotions/emotions.js';
 
 interface Stamped<T extends string> {
   readonly type: T;
@@ -32,9 +34,6 @@ export type ComponentName =
   | 'dialogue'
   | 'avatar'
   | 'drift';
-
-/** Signed changes applied to each emotion by one drift tick. */
-export type EmotionDeltas = Readonly<Record<EmotionName, number>>;
 
 // ── system ──────────────────────────────────────────────────────────────────
 export interface SystemPhaseChanged extends Stamped<'system.phase.changed'> {

@@ -21,3 +21,6 @@ export interface Sentiment {
   /** Strength of the message's negative words, 0..1 (0: none; saturates towards 1). */
   readonly negative: number;
 }
+
+/** Signed changes applied to each emotion by one drift tick. */
+export type EmotionDeltas = Readonly<Record<EmotionName, number>>;

@@ -1,5 +1,4 @@
-import { EMOTION_NAMES, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
-import type { EmotionDeltas } from '../bus/events.js';
+import { EMOTION_NAMES, type EmotionDeltas, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
 
 /** The state a fresh service starts from: mildly content and curious, joy and curiosity in the middle. */
 export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 };
