@@ -6,16 +6,16 @@ import t from 'tap';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { BASE_URL, START, completion, harness, ofType } from '../support/chat-system-harness.js';
+import { BASE_URL, START, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 
 function modelsOk(times = 1): nock.Scope {
-  return nock('http://llm.test').get('/v1/models').times(times).reply(200, { object: 'list', data: [] });
+  return nock('http://llm.test').get('/v1/models').times(times).reply(200, modelList());
 }
 
 const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
-  bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
+  bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 2000);
 
 /** A system past startup with a valid key (one models call mocked). */
 async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string) {
@@ -85,7 +85,7 @@ t.test('HTTP 429 on validation counts as a valid key; one call serves both provi
 t.test('a separate conversational provider is validated with its own key', async (t) => {
   const primary = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-primary' } })
     .get('/v1/models')
-    .reply(200, { data: [] });
+    .reply(200, modelList());
   const secondary = nock('http://chat.test', { reqheaders: { authorization: 'Bearer sk-test-chat' } })
     .get('/v1/models')
     .reply(429, {});
@@ -156,16 +156,19 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
   t.match(ofType(events, 'sentiment.analyzed'), [{ sentiment: { sentiment: 'positive' } }, { sentiment: { sentiment: 'neutral' } }]);
 });
 
-t.test('the secondary model failing: rejection, state flushed, cause logged, then exit 1', async (t) => {
+t.test('the secondary model failing: rejection, nothing changed, state flushed, cause logged, then exit 1', async (t) => {
   nock('http://llm.test').post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
   const { system, bus, events, logs, exited, file } = await ready(t);
   const reply = await chat(bus, 'I am so angry and upset');
-  t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply/ });
+  t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply; the service is shutting down/ });
   t.equal(await exited, 1);
   const order = events.map((e) => e.type);
   t.ok(order.indexOf('chat.rejected') < order.indexOf('persistence.saved'), 'the rejection goes out before the flush');
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object };
-  t.same(saved.emotions, ofType(events, 'emotions.changed').at(-1)?.emotions, 'the state after the message is on disk');
+  t.same(ofType(events, 'emotions.changed'), [], 'the failed chat moved nothing');
+  t.same(ofType(events, 'chat.committed'), []);
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object; avatar: { lastUpdated: string } };
+  t.same(saved.emotions, DEFAULT_EMOTIONS, 'the state as it was is on disk');
+  t.equal(saved.avatar.lastUpdated, START);
   t.match(logs.filter((line) => line.level === 60), [{ component: 'dialogue', msg: /dialogue.*HTTP 500.*model overloaded/ }]);
   t.equal(system.phase, 'failed');
 });
@@ -198,9 +201,9 @@ t.test('drift: every interval (virtual time) an emotions.drifted with its deltas
 });
 
 t.test('a burst of changes is one coalesced write', async (t) => {
-  const { bus, events, advance } = await ready(t);
+  const { bus, events, advance, ledger } = await ready(t);
   for (let i = 0; i < 20; i += 1) {
-    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 } });
+    void ledger.append({ kind: 'drift', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: START });
   }
   advance(100);
   await firstValueFrom(bus.on('persistence.saved'));
@@ -208,9 +211,9 @@ t.test('a burst of changes is one coalesced write', async (t) => {
 });
 
 t.test('under sustained load the file is written at most 10 times a second', async (t) => {
-  const { bus, events, advance } = await ready(t);
+  const { bus, events, advance, ledger } = await ready(t);
   for (let ms = 0; ms < 1000; ms += 10) {
-    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 } });
+    void ledger.append({ kind: 'drift', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 }, at: START });
     advance(10);
   }
   // A flush queues behind the coalesced writes, so its answer means they are all done.

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { completion } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../support/chat-system-harness.js';
 
 /** The provider's answer to one request (always JSON). */
 export interface ProviderAnswer {
@@ -17,7 +17,7 @@ export const json = (status: number, value: unknown): ProviderAnswer => ({ statu
 export const healthy =
   (reply = 'Nice to hear from you.'): ProviderBehaviour =>
   (request) =>
-    request.url?.endsWith('/models') ? json(200, { object: 'list', data: [] }) : json(200, completion(reply));
+    request.url?.endsWith('/models') ? json(200, modelList()) : json(200, completion(reply));
 
 export interface FakeProvider {
   /** `http://127.0.0.1:port/v1`, for LLM_BASE_URL. */
