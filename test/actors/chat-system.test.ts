@@ -293,3 +293,121 @@ t.test('concurrent chats each get the emotions their own message produced', asyn
   t.same((sad as { emotions: object }).emotions, changes[1]?.emotions);
   t.not(changes[0]?.correlationId, changes[1]?.correlationId);
 });
+
+t.test('the key-missing phase makes no provider call, whichever *_API_KEY is set, and says what to set', async (t) => {
+  // No interceptor and no network: any provider call would fail the start instead.
+  const { system, logs } = harness(t, { CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  system.start();
+  t.equal(await system.settled(), 'keyMissing');
+  t.ok(nock.isDone() && nock.pendingMocks().length === 0);
+  const warning = logs.find((line) => line.level === 40);
+  t.match(warning?.msg, /LLM_API_KEY is not set.*LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI.*\/error/);
+});
+
+t.test('a model the provider does not offer fails startup: one line naming the model, the base URL and what it offers', async (t) => {
+  nock('http://llm.test').get('/v1/models').reply(200, modelList('llama3.2', 'qwen2.5:7b'));
+  const { system, exited, logs } = harness(t, KEY);
+  system.start();
+  t.equal(await system.settled(), 'failed');
+  t.equal(await exited, 1);
+  const fatal = logs.filter((line) => line.level === 60);
+  t.equal(fatal.length, 1);
+  t.equal(
+    fatal[0]?.msg,
+    'chat system failed: primaryProvider: model "gpt-4o-mini" is not offered by http://llm.test/v1: it offers llama3.2, qwen2.5:7b; exiting with status 1',
+  );
+});
+
+t.test('CHAT_MODEL is checked too, on the shared provider', async (t) => {
+  const scope = nock('http://llm.test').get('/v1/models').once().reply(200, modelList('llama3.2'));
+  const { system, exited, logs } = harness(t, { ...KEY, LLM_MODEL: 'llama3.2', CHAT_MODEL: 'llama3.3' });
+  system.start();
+  t.equal(await exited, 1);
+  t.ok(scope.isDone(), 'one listing serves both models');
+  t.match(logs.find((line) => line.level === 60)?.msg, /model "llama3\.3" is not offered by http:\/\/llm\.test\/v1: it offers llama3\.2;/);
+});
+
+t.test('HTTP 429: the key counts as valid, and a warning says the models could not be checked', async (t) => {
+  nock('http://llm.test').get('/v1/models').reply(429, { error: { message: 'Rate limit reached' } });
+  const { system, logs } = harness(t, KEY);
+  system.start();
+  t.equal(await system.settled(), 'ready');
+  t.match(logs.find((line) => line.level === 40)?.msg, /http:\/\/llm\.test\/v1 answered HTTP 429.*whether it offers gpt-4o-mini could not be checked/);
+});
+
+t.test('credentials in the base URL never reach a log line', async (t) => {
+  const { system, exited, logs } = harness(t, { ...KEY, LLM_BASE_URL: 'http://user:sk-url-secret@llm.test/v1' });
+  system.start();
+  t.equal(await exited, 1);
+  const text = JSON.stringify(logs);
+  t.match(text, /listing models at http:\/\/llm\.test\/v1 failed/);
+  t.notMatch(text, /sk-url-secret|user:/);
+});
+
+t.test('a chat whose change the ledger refuses is rejected as unavailable and changes nothing', async (t) => {
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Lovely.'));
+  modelsOk();
+  const local = new (await import('../../src/mood/local-mood-ledger.js')).LocalMoodLedger();
+  const refusing = Object.assign(Object.create(local) as typeof local, {
+    append: async () => {
+      throw new Error('the stream is gone');
+    },
+  });
+  const { system, bus, events, exits } = harness(t, KEY, undefined, refusing);
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'I love this'), { type: 'chat.rejected', reason: 'unavailable', error: /could not be recorded \(the stream is gone\)/ });
+  t.same(ofType(events, 'emotions.changed'), []);
+  t.match(await status(bus), { emotions: DEFAULT_EMOTIONS, lastUpdated: START });
+  t.same(exits, [], 'a ledger refusal is not a model failure');
+});
+
+t.test('with a ledger that delivers later, a chat answers only once its own change is back, with the state after it', async (t) => {
+  const { LocalMoodLedger } = await import('../../src/mood/local-mood-ledger.js');
+  const queued: import('../../src/mood/mood-ledger.js').MoodChange[] = [];
+  const local = new LocalMoodLedger();
+  const deferred = Object.assign(Object.create(local) as typeof local, {
+    append: async (change: import('../../src/mood/mood-ledger.js').MoodChange) => void queued.push(change),
+    deliver: () => queued.splice(0).forEach((change) => void local.append(change)),
+  });
+  nock('http://llm.test').post('/v1/chat/completions').times(2).reply(200, completion('ok'));
+  modelsOk();
+  const { system, bus, events } = harness(t, KEY, undefined, deferred);
+  system.start();
+  await system.settled();
+  let answered = false;
+  const first = chat(bus, 'I love it').then((reply) => ((answered = true), reply));
+  const second = chat(bus, 'I hate it').then((reply) => reply);
+  for (let i = 0; i < 100 && queued.length < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.equal(queued.length, 2, 'both replies are in, their changes appended');
+  t.notOk(answered, 'no answer before the ledger delivers');
+  t.same(ofType(events, 'emotions.changed'), []);
+  // Another replica's drift lands first: each chat applies to the state current when it is delivered.
+  queued.unshift({ kind: 'drift', deltas: { joy: 0.1, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: START });
+  deferred.deliver();
+  const [happy, sad] = await Promise.all([first, second]);
+  const changes = ofType(events, 'emotions.changed');
+  t.same(changes.map((e) => e.cause), ['drift', 'chat', 'chat']);
+  const byId = new Map(changes.map((e) => [e.correlationId, e.emotions]));
+  t.same((happy as { emotions: object }).emotions, byId.get((happy as { correlationId: string }).correlationId));
+  t.same((sad as { emotions: object }).emotions, byId.get((sad as { correlationId: string }).correlationId));
+  t.same((sad as { emotions: object }).emotions, changes[2]?.emotions);
+});
+
+t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the system stays ready', async (t) => {
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .reply(500, { error: { message: 'model overloaded' } })
+    .post('/v1/chat/completions')
+    .delay(1000)
+    .reply(200, completion('too late'))
+    .post('/v1/chat/completions')
+    .reply(200, completion('Back again.'));
+  const { system, bus, events, exits } = await ready(t, { ON_MODEL_FAILURE: 'stay' });
+  t.match(await chat(bus, 'I am so angry'), { type: 'chat.rejected', reason: 'provider_failed', error: /nothing changed. Please try again/ });
+  t.match(await chat(bus, 'I am so sad'), { type: 'chat.rejected', reason: 'provider_timeout', error: /took too long/ });
+  t.same(ofType(events, 'emotions.changed'), []);
+  t.equal(system.phase, 'ready');
+  t.match(await chat(bus, 'hello again'), { type: 'chat.replied', response: 'Back again.' });
+  t.same(exits, []);
+});
