@@ -21,7 +21,7 @@ t.test('hub replay FILE prints the final state in the emotions.json layout', asy
 t.test('a truncated tail gives a warning on stderr and still the state', async (t) => {
   const { stdout, stderr, error } = await runCommand(['replay', join(fixtures, 'truncated.jsonl')], { root });
   t.equal(error, undefined);
-  t.match(stderr, /^warning: .*truncated\.jsonl:41: skipped a truncated last line/);
+  t.match(stderr, /^warning: .*truncated\.jsonl:47: skipped a truncated last line/);
   t.match(JSON.parse(stdout), { version: 1, emotions: { joy: Number } });
 });
 
