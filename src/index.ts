@@ -40,7 +40,8 @@ export {
 } from './emotions/model.js';
 export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
-export { foldEvent, advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
+export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
+export { foldEvent } from './actors/fold-event.js';
 export {
   EMOTIONS_FILE_VERSION,
   EmotionsFileError,
@@ -50,7 +51,7 @@ export {
   writeEmotionsFile,
   type EmotionsFile,
 } from './persistence/emotions-file.js';
-export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';
+export { replayEvents, replayEventLog, NothingToReplayError, type ReplayOptions } from './actors/replay.js';
 export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from './http/app.js';
 export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './http/security-headers.js';
 export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from './http/errors.js';

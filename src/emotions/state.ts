@@ -1,7 +1,6 @@
-import type { BusEvent } from '../bus/events.js';
 import { chooseShape } from './avatar.js';
 import type { AvatarShape, Emotions, Sentiment } from './emotions.js';
-import { DEFAULT_EMOTIONS, applyDrift, processMessage } from './model.js';
+import { DEFAULT_EMOTIONS } from './model.js';
 
 /** Everything the service remembers across restarts: numbers and labels, never user text. */
 export interface EmotionState {
@@ -27,28 +26,4 @@ export function defaultState(now: string): EmotionState {
 /** The avatar after the emotions became `emotions` at `at`. */
 export function advanceAvatar(state: EmotionState, emotions: Emotions, at: string): EmotionState {
   return { ...state, emotions, avatarShape: chooseShape(emotions, state.avatarShape), lastUpdated: at };
-}
-
-/**
- * Folds one event into the state, as the live actors do: `emotions.loaded` starts over,
- * `chat.committed` is one processed message, `emotions.drifted` one drift tick, both as the mood
- * ledger delivered them. Other events (a failed chat's `sentiment.analyzed` among them) change
- * nothing. Pure: the same log always gives the same state.
- */
-export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
-  switch (event.type) {
-    case 'emotions.loaded':
-      return {
-        emotions: event.emotions,
-        avatarShape: event.avatarShape,
-        sentiment: event.sentiment,
-        lastUpdated: event.lastUpdated,
-      };
-    case 'chat.committed':
-      return advanceAvatar({ ...state, sentiment: event.sentiment }, processMessage(state.emotions, event.sentiment), event.at);
-    case 'emotions.drifted':
-      return advanceAvatar(state, applyDrift(state.emotions, event.deltas), event.at);
-    default:
-      return state;
-  }
 }
