@@ -1,12 +1,12 @@
 // `npm run bench`: the product against a bare baseline, side by side in one run, on 127.0.0.1 only.
-// Figures, not pass/fail: the table says which targets are met. `--write-readme` records them.
+// Figures, not pass/fail: the table says which targets are met. `--write-docs` records them in docs/performance.md.
 import { fileURLToPath } from 'node:url';
 import { startFakeHub } from '../test/support/fake-hub.js';
 import { startServerProcess, type ServerProcess } from './lib/child.js';
 import { medianRunMs } from './lib/cold-start.js';
 import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
 import { hubPayloadOfSize } from './lib/payload.js';
-import { machineLine, markdownTable, writeReadmeFigures, type BenchRow } from './lib/report.js';
+import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const chats = Number(process.env.BENCH_CHATS ?? 100_000);
@@ -96,4 +96,4 @@ await coldStartScenario();
 
 console.log(`\nemotion-hub benchmark, ${seconds} s per load, ${machineLine()}\n`);
 console.log(markdownTable(rows));
-if (process.argv.includes('--write-readme')) writeReadmeFigures(`${root}README.md`, rows, new Date());
+if (process.argv.includes('--write-docs')) writeFigures(`${root}docs/performance.md`, rows, new Date());

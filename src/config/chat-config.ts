@@ -59,7 +59,7 @@ function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw;
 }
 
-/** Reads the chat service's settings from the environment (see the README's table). */
+/** Reads the chat service's settings from the environment (see the README's configuration table). */
 export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
   const primary: ProviderConfig = {
     apiKey: text(env, 'LLM_API_KEY'),
