@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
 import type { ChatConfig } from '../config/chat-config.js';
@@ -8,7 +8,7 @@ import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
-import { DebugRequestLogging, requestLoggerFactory } from './request-logging.js';
+import { logListening, loggingOptions } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
@@ -43,10 +43,7 @@ export function bodyLimitFor(maxMessageLength: number): number {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { bus, clock, logger, config } = options;
   const app = Fastify({
-    // Fastify's plugin types expect its base logger type; pino's Logger is one, with more on it.
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new DebugRequestLogging(),
-    childLoggerFactory: requestLoggerFactory,
+    ...loggingOptions(logger),
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
@@ -60,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.pages ??
     createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS } });
 
+  logListening(app, logger);
   installErrorHandling(app);
   installSecurityHeaders(app);
   await app.register(fastifyStatic, {
