@@ -44,6 +44,9 @@ export class Bus {
   /** Correlation ids: this bus's random prefix and a counter, unique across processes and cheap per request. */
   private readonly idPrefix = `${randomBytes(6).toString('base64url')}-`;
   private sequence = 0;
+  /** The last stamp, kept while the clock stays in the same millisecond: formatting a date shows in the round trip. */
+  private lastStampMs = Number.NaN;
+  private lastStamp = '';
   private delivering = false;
   private closed = false;
 
@@ -54,7 +57,7 @@ export class Bus {
   /** Stamps the event with the clock when it has no `at`, then delivers it. */
   publish(input: EventInput): BusEvent {
     if (this.closed) throw new BusClosedError(input.type);
-    const event = (input.at === undefined ? { ...input, at: this.clock.now().toISOString() } : input) as BusEvent;
+    const event = (input.at === undefined ? { ...input, at: this.stamp() } : input) as BusEvent;
     if (this.delivering) {
       this.queue.push(event);
       return event;
@@ -107,7 +110,7 @@ export class Bus {
     const reply = new Promise<EventOf<R>>((resolve, reject) => {
       this.pending.set(correlationId, { requestType: input.type, types, timeoutMs, resolve: resolve as (event: BusEvent) => void, reject });
     });
-    this.publish({ ...input, correlationId } as EventInput);
+    this.publish({ ...input, correlationId, at: input.at ?? this.stamp() } as EventInput);
     if (this.pending.has(correlationId)) this.deadlines.add(correlationId, timeoutMs);
     return reply;
   }
@@ -128,6 +131,17 @@ export class Bus {
     }
     this.everything.complete();
     for (const subject of this.byType.values()) subject.complete();
+  }
+
+  /** The clock's time as ISO 8601. */
+  private stamp(): string {
+    const now = this.clock.now();
+    const ms = now.getTime();
+    if (ms !== this.lastStampMs) {
+      this.lastStampMs = ms;
+      this.lastStamp = now.toISOString();
+    }
+    return this.lastStamp;
   }
 
   private expire(correlationId: string): void {
