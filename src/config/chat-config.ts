@@ -94,7 +94,7 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
-/** Reads the chat service's settings from the environment (see the README's table). */
+/** Reads the chat service's settings from the environment (see the README's configuration table). */
 export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
   const primary: ProviderConfig = {
     apiKey: text(env, 'LLM_API_KEY'),
