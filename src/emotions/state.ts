@@ -31,18 +31,6 @@ export function advanceAvatar(state: EmotionState, emotions: Emotions, at: strin
 }
 
 /**
- * The state after one ledger change: a chat decays the emotions and applies its sentiment, a
- * drift adds its deltas; the avatar follows. Pure, so every replica folding the same ledger in
- * the same order holds the same state, and a replay of the ledger reproduces it.
- */
-export function foldMoodChange(state: EmotionState, change: MoodChange): EmotionState {
-  if (change.kind === 'chat') {
-    return advanceAvatar({ ...state, sentiment: change.sentiment }, processMessage(state.emotions, change.sentiment), change.at);
-  }
-  return advanceAvatar(state, applyDrift(state.emotions, change.deltas), change.at);
-}
-
-/**
  * Folds one event into the state, as the live actors do: `emotions.loaded` starts over,
  * `sentiment.analyzed` is one processed message, `emotions.drifted` one drift tick. Other events
  * change nothing. Pure: the same log always gives the same state.
@@ -57,10 +45,22 @@ export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
         lastUpdated: event.lastUpdated,
       };
     case 'sentiment.analyzed':
-      return foldMoodChange(state, { kind: 'chat', correlationId: event.correlationId, sentiment: event.sentiment, at: event.at });
+      return advanceAvatar({ ...state, sentiment: event.sentiment }, processMessage(state.emotions, event.sentiment), event.at);
     case 'emotions.drifted':
-      return foldMoodChange(state, { kind: 'drift', deltas: event.deltas, at: event.at });
+      return advanceAvatar(state, applyDrift(state.emotions, event.deltas), event.at);
     default:
       return state;
   }
+}
+
+/**
+ * The state after one ledger change: a chat decays the emotions and applies its sentiment, a
+ * drift adds its deltas; the avatar follows. Pure, so every replica folding the same ledger in
+ * the same order holds the same state, and a replay of the ledger reproduces it.
+ */
+export function foldMoodChange(state: EmotionState, change: MoodChange): EmotionState {
+  if (change.kind === 'chat') {
+    return advanceAvatar({ ...state, sentiment: change.sentiment }, processMessage(state.emotions, change.sentiment), change.at);
+  }
+  return advanceAvatar(state, applyDrift(state.emotions, change.deltas), change.at);
 }

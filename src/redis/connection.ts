@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
 import type { Logger } from '../runtime/logger.js';
 import { RedisUnavailableError } from './errors.js';
 import { redactRedisUrl } from './redis-url.js';
@@ -33,20 +33,22 @@ export interface ConnectOptions {
   readonly commandTimeoutMs?: number;
 }
 
-/** Logs one line when the connection is lost and one when it is back, never the URL's password. */
+/**
+ * Logs one line when the connection is lost and one when it is back, never the URL's password.
+ * Errors before the first `ready` are the failed connect's, which `connectRedis` reports.
+ */
 function watchConnection(client: Redis, where: string, name: string, logger: Logger): void {
-  let up = true;
+  let up: boolean | undefined;
   const lost = (reason: string): void => {
-    if (!up) return;
+    if (up !== true) return;
     up = false;
     logger.warn({ redis: where, connection: name, reason }, `Redis connection ${name} lost (${reason}); reconnecting`);
   };
   client.on('error', (error: Error) => lost(error.message));
   client.on('close', () => lost('connection closed'));
   client.on('ready', () => {
-    if (up) return;
+    if (up === false) logger.info({ redis: where, connection: name }, `Redis connection ${name} restored`);
     up = true;
-    logger.info({ redis: where, connection: name }, `Redis connection ${name} restored`);
   });
 }
 
@@ -57,13 +59,13 @@ function watchConnection(client: Redis, where: string, name: string, logger: Log
 export async function connectRedis(url: string, options: ConnectOptions): Promise<Redis> {
   const where = redactRedisUrl(url);
   const client = new Redis(url, redisOptions(options.name, options.commandTimeoutMs));
+  watchConnection(client, where, options.name, options.logger);
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
     throw new RedisUnavailableError(`cannot connect to Redis at ${where}: ${(error as Error).message}`, { cause: error });
   }
-  watchConnection(client, where, options.name, options.logger);
   return client;
 }
 
@@ -84,4 +86,12 @@ export function whenReady(client: Redis, signal: AbortSignal): Promise<void> {
 /** Wraps a failed command as RedisUnavailableError, saying what was being done. */
 export function unavailable(doing: string, error: unknown): RedisUnavailableError {
   return new RedisUnavailableError(`Redis is unavailable: cannot ${doing} (${(error as Error).message})`, { cause: error });
+}
+
+/** Runs a MULTI block; resolves with each command's result, or rejects with the first command's error. */
+export async function execAll(transaction: ChainableCommander): Promise<unknown[]> {
+  const results = (await transaction.exec()) ?? [];
+  const failed = results.find(([error]) => error)?.[0];
+  if (failed) throw failed;
+  return results.map(([, result]) => result);
 }
