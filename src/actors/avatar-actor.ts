@@ -4,13 +4,14 @@ import type { Bus } from '../bus/bus.js';
 import { advanceAvatar, type EmotionState } from '../emotions/state.js';
 
 /**
- * The avatar engine: remembers the last message's sentiment and, on every `emotions.changed`,
- * applies the shape rule (with the previous shape, for hysteresis) and publishes `avatar.changed`.
+ * The avatar engine: remembers the last committed message's sentiment and, on every
+ * `emotions.changed`, applies the shape rule (with the previous shape, for hysteresis) and
+ * publishes `avatar.changed`.
  */
 export const avatarActor = fromCallback<EventObject, { bus: Bus; initial: EmotionState }>(({ input: { bus, initial } }) => {
   let state = initial;
   const subscription = new Subscription();
-  subscription.add(bus.on('sentiment.analyzed').subscribe(({ sentiment }) => (state = { ...state, sentiment })));
+  subscription.add(bus.on('chat.committed').subscribe(({ sentiment }) => (state = { ...state, sentiment })));
   subscription.add(
     bus.on('emotions.changed').subscribe(({ emotions, at, correlationId }) => {
       state = advanceAvatar(state, emotions, at);

@@ -1,54 +1,99 @@
 import { Subscription } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
-import type { AvatarShape, Emotions } from '../emotions/emotions.js';
+import type { ModelFailurePolicy } from '../config/chat-config.js';
+import type { Emotions, Sentiment } from '../emotions/emotions.js';
+import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { Clock } from '../runtime/clock.js';
 
-export interface ChatOutcome {
-  emotions: Emotions;
-  avatarShape: AvatarShape;
+export interface ChatInput {
+  readonly bus: Bus;
+  /** Where a replied chat commits its change; the actor does not know which ledger it is. */
+  readonly ledger: MoodLedger;
+  readonly clock: Clock;
+  /** Only words the rejection: whether the service goes on after a model failure. */
+  readonly onModelFailure: ModelFailurePolicy;
 }
 
+/** One accepted chat on its way: what is known of it so far. */
+interface Pending {
+  sentiment?: Sentiment;
+  /** Set once the dialogue replied: from then on the chat waits for its own change to come back from the ledger. */
+  response?: string;
+  emotions?: Emotions;
+}
+
+const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: string }> = {
+  exit: {
+    failed: 'The language model failed to produce a reply; the service is shutting down.',
+    timedOut: 'The language model took too long to reply; the service is shutting down.',
+  },
+  stay: {
+    failed: 'The language model failed to produce a reply; nothing changed. Please try again.',
+    timedOut: 'The language model took too long to reply; nothing changed. Please try again.',
+  },
+};
+
 /**
- * The main chat object: follows each accepted request through the actors and answers it,
- * `chat.replied` with the emotions and shape its own message produced, or `chat.rejected`
- * (`provider_failed`) when the dialogue could not produce a reply.
+ * The main chat object: follows each accepted request through the actors and answers it. When the
+ * dialogue has replied, it appends the chat's change (decay, then the message's sentiment) to the
+ * mood ledger, and answers `chat.replied` only once the ledger has delivered that very change, with
+ * the emotions and shape right after it. A chat the ledger refuses, whose model call fails, or that
+ * is still waiting for the model when the system fails, is `chat.rejected` and changes nothing.
  */
-export const chatActor = fromCallback<EventObject, { bus: Bus; initial: ChatOutcome }>(({ input: { bus, initial } }) => {
-  const latest: ChatOutcome = { ...initial };
-  const pending = new Map<string, ChatOutcome>();
+export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, ledger, clock, onModelFailure } }) => {
+  const pending = new Map<string, Pending>();
   const subscription = new Subscription();
-  subscription.add(bus.on('chat.accepted').subscribe(({ correlationId }) => pending.set(correlationId, { ...latest })));
+  const reject = (correlationId: string, reason: 'provider_failed' | 'provider_timeout' | 'unavailable', error: string): void => {
+    if (pending.delete(correlationId)) bus.publish({ type: 'chat.rejected', correlationId, reason, error });
+  };
+
+  subscription.add(bus.on('chat.accepted').subscribe(({ correlationId }) => pending.set(correlationId, {})));
   subscription.add(
-    bus.on('emotions.changed').subscribe(({ emotions, correlationId }) => {
-      latest.emotions = emotions;
-      const outcome = correlationId === undefined ? undefined : pending.get(correlationId);
-      if (outcome) outcome.emotions = emotions;
-    }),
-  );
-  subscription.add(
-    bus.on('avatar.changed').subscribe(({ avatarShape, correlationId }) => {
-      latest.avatarShape = avatarShape;
-      const outcome = correlationId === undefined ? undefined : pending.get(correlationId);
-      if (outcome) outcome.avatarShape = avatarShape;
+    bus.on('sentiment.analyzed').subscribe(({ correlationId, sentiment }) => {
+      const chat = pending.get(correlationId);
+      if (chat) chat.sentiment = sentiment;
     }),
   );
   subscription.add(
     bus.on('dialogue.replied').subscribe(({ correlationId, response }) => {
-      const outcome = pending.get(correlationId);
-      if (!outcome) return;
-      pending.delete(correlationId);
-      bus.publish({ type: 'chat.replied', correlationId, response, ...outcome });
+      const chat = pending.get(correlationId);
+      if (!chat?.sentiment) return;
+      chat.response = response;
+      ledger.append({ kind: 'chat', correlationId, sentiment: chat.sentiment, at: clock.now().toISOString() }).catch((error: unknown) => {
+        const cause = error instanceof Error ? error.message : String(error);
+        reject(correlationId, 'unavailable', `The mood could not be recorded (${cause}); nothing changed. Please try again.`);
+      });
     }),
   );
   subscription.add(
-    bus.on('dialogue.failed').subscribe(({ correlationId }) => {
-      if (!pending.delete(correlationId)) return;
-      bus.publish({
-        type: 'chat.rejected',
-        correlationId,
-        reason: 'provider_failed',
-        error: 'The language model failed to produce a reply; the service is shutting down.',
-      });
+    bus.on('emotions.changed').subscribe(({ emotions, correlationId }) => {
+      const chat = correlationId === undefined ? undefined : pending.get(correlationId);
+      if (chat) chat.emotions = emotions;
+    }),
+  );
+  // The avatar follows every emotions change, so its `avatar.changed` completes the chat's outcome.
+  subscription.add(
+    bus.on('avatar.changed').subscribe(({ avatarShape, correlationId }) => {
+      const chat = correlationId === undefined ? undefined : pending.get(correlationId);
+      if (correlationId === undefined || chat?.response === undefined || chat.emotions === undefined) return;
+      pending.delete(correlationId);
+      bus.publish({ type: 'chat.replied', correlationId, response: chat.response, emotions: chat.emotions, avatarShape });
+    }),
+  );
+  subscription.add(
+    bus.on('dialogue.failed').subscribe(({ correlationId, timedOut }) => {
+      const messages = FAILURE_MESSAGES[onModelFailure];
+      reject(correlationId, timedOut ? 'provider_timeout' : 'provider_failed', timedOut ? messages.timedOut : messages.failed);
+    }),
+  );
+  // The system is going down: every chat still waiting for the model gets its answer before the exit.
+  subscription.add(
+    bus.on('system.phase.changed').subscribe(({ phase }) => {
+      if (phase !== 'failed') return;
+      for (const [correlationId, chat] of pending) {
+        if (chat.response === undefined) reject(correlationId, 'provider_failed', FAILURE_MESSAGES.exit.failed);
+      }
     }),
   );
   return () => subscription.unsubscribe();

@@ -6,6 +6,10 @@ import type { ChatConfig } from '../config/chat-config.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
+import { LocalMoodLedger } from '../mood/local-mood-ledger.js';
+import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { ConversationStore } from '../sessions/conversation-store.js';
+import { MemoryConversationStore } from '../sessions/memory-conversation-store.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
 import { phaseOf, systemMachine } from './system-machine.js';
 
@@ -25,6 +29,10 @@ export interface ChatSystemDeps {
   fetch?: typeof fetch;
   /** XState inspection; default from `XSTATE_INSPECT` (see inspect.ts), off when unset. */
   inspect?: Inspect;
+  /** The only way the emotions change. Default: the in-process ledger. The system closes it on stop. */
+  ledger?: MoodLedger;
+  /** The visitors' conversations. Default: in process, bounded by MAX_SESSIONS and SESSION_IDLE_MS. Closed on stop. */
+  conversations?: ConversationStore;
 }
 
 export interface ChatSystem {
@@ -34,7 +42,7 @@ export interface ChatSystem {
   settled(): Promise<SystemPhase>;
   /** The current phase. */
   readonly phase: SystemPhase;
-  /** Stops the drift, writes the state to disk, stops the actors. Idempotent. */
+  /** Stops the drift, writes the state to disk, stops the actors, closes the ledger and the conversation store. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -48,6 +56,10 @@ const FLUSH_TIMEOUT_MS = 5000;
 export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const { bus, logger } = deps;
   const inspection = deps.inspect ? undefined : inspectionFromEnv(process.env, logger);
+  const ledger = deps.ledger ?? new LocalMoodLedger();
+  const conversations =
+    deps.conversations ??
+    new MemoryConversationStore({ maxSessions: deps.config.maxSessions, idleMs: deps.config.sessionIdleMs, clock: deps.clock });
   const actor = createActor(systemMachine, {
     input: {
       bus,
@@ -59,6 +71,8 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       scheduler: deps.scheduler,
       dialogueRetries: deps.dialogueRetries,
       fetch: deps.fetch,
+      ledger,
+      conversations,
     },
     inspect: deps.inspect ?? inspection?.inspect,
   });
@@ -101,6 +115,9 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
             .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
         }
         actor.stop();
+        await Promise.all([ledger.close(), conversations.close()]).catch((error: unknown) =>
+          logger.error({ err: error }, 'the mood ledger or the conversation store did not close cleanly'),
+        );
         inspection?.stop();
       })()),
   };

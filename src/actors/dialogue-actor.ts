@@ -4,8 +4,9 @@ import type { Bus } from '../bus/bus.js';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
-import { createProviderClient, describeProviderError } from '../providers/openai-client.js';
-import type { ConversationMemory } from './memory-store.js';
+import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
+import type { SessionKey } from '../bus/events.js';
+import type { ConversationStore } from '../sessions/conversation-store.js';
 import { publishLate } from './publish.js';
 
 export interface DialogueInput {
@@ -14,7 +15,8 @@ export interface DialogueInput {
   readonly timeoutMs: number;
   /** The client's retries before a failure counts. */
   readonly maxRetries: number;
-  readonly memory: ConversationMemory;
+  /** Each visitor's conversation; the actor does not know which store it is. */
+  readonly conversations: ConversationStore;
   readonly fetch?: typeof fetch;
 }
 
@@ -35,13 +37,21 @@ class UnusableReplyError extends Error {
   override readonly name = 'UnusableReplyError';
 }
 
+/** An accepted message, known by its correlation id until its exchange is remembered or dropped. */
+interface Exchange {
+  readonly session: SessionKey;
+  readonly message: string;
+  response?: string;
+}
+
 /**
- * The dialogue engine: once an accepted message has changed the emotions, asks the conversational
- * provider for a reply, with the emotions in the system prompt and the remembered conversation.
- * Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the client's retries.
+ * The dialogue engine: once an accepted message's emotions are previewed, asks the conversational
+ * provider for a reply, with those emotions in the system prompt and that visitor's conversation
+ * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the client's
+ * retries. The exchange joins the visitor's conversation only when the chat is committed.
  */
 export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
-  const { bus, provider, memory } = input;
+  const { bus, provider, conversations } = input;
   const client = createProviderClient(provider, {
     timeoutMs: input.timeoutMs,
     maxRetries: input.maxRetries,
@@ -50,16 +60,17 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   // One controller per call, aborted together on stop: a single shared signal would collect one
   // listener per call in flight, and EventTarget's duplicate check makes adding them quadratic.
   const inFlight = new Set<AbortController>();
-  const messages = new Map<string, string>();
+  const exchanges = new Map<string, Exchange>();
 
-  async function reply(correlationId: string, message: string, emotions: Emotions): Promise<void> {
+  async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
     const abort = new AbortController();
     inFlight.add(abort);
     try {
+      const history = await conversations.history(exchange.session);
       const completion = await client.chat.completions.create(
         {
           model: provider.model,
-          messages: [{ role: 'system', content: systemPrompt(emotions) }, ...memory.history(), { role: 'user', content: message }],
+          messages: [{ role: 'system', content: systemPrompt(emotions) }, ...history, { role: 'user', content: exchange.message }],
         },
         { signal: abort.signal },
       );
@@ -69,33 +80,44 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       }
       const response = completion.choices[0]?.message?.content?.trim() ?? '';
       if (response === '') throw new UnusableReplyError(`model ${provider.model} returned an empty reply`);
-      memory.remember(message, response);
+      exchange.response = response;
       if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
+      exchanges.delete(correlationId);
       const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
-      if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason });
+      if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut: isProviderTimeout(error) });
     } finally {
       inFlight.delete(abort);
     }
   }
 
   const subscription = new Subscription();
-  subscription.add(bus.on('chat.accepted').subscribe(({ correlationId, message }) => messages.set(correlationId, message)));
   subscription.add(
-    bus.on('emotions.changed').subscribe(({ correlationId, emotions }) => {
-      const message = correlationId === undefined ? undefined : messages.get(correlationId);
-      if (correlationId === undefined || message === undefined) return;
-      messages.delete(correlationId);
-      void reply(correlationId, message, emotions);
+    bus.on('chat.accepted').subscribe(({ correlationId, message, session }) => exchanges.set(correlationId, { session, message })),
+  );
+  subscription.add(
+    bus.on('emotions.previewed').subscribe(({ correlationId, emotions }) => {
+      const exchange = exchanges.get(correlationId);
+      if (exchange) void reply(correlationId, exchange, emotions);
     }),
   );
+  subscription.add(
+    bus.on('chat.committed').subscribe(({ correlationId }) => {
+      const exchange = exchanges.get(correlationId);
+      if (exchange?.response === undefined) return;
+      exchanges.delete(correlationId);
+      // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
+      conversations.remember(exchange.session, exchange.message, exchange.response).catch(() => undefined);
+    }),
+  );
+  subscription.add(bus.on('chat.rejected').subscribe(({ correlationId }) => exchanges.delete(correlationId)));
   return () => {
     for (const abort of inFlight) abort.abort();
     subscription.unsubscribe();
   };
 });
 
-/** Tells the system machine that the dialogue failed, which ends the process (seed 000). */
+/** Tells the system machine that the dialogue failed, which ends the process (seed 000) unless `ON_MODEL_FAILURE=stay`. */
 export const dialogueWatch = fromCallback<EventObject, { bus: Bus }>(({ input: { bus }, sendBack }) => {
   const subscription = bus.on('dialogue.failed').subscribe(({ reason }) => sendBack({ type: 'PROVIDER_FAILED', reason }));
   return () => subscription.unsubscribe();

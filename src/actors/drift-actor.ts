@@ -1,23 +1,28 @@
 import { asyncScheduler, interval, type SchedulerLike } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
-import type { Bus } from '../bus/bus.js';
 import { driftDeltas } from '../emotions/model.js';
+import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
-import { publishLate } from './publish.js';
 
 export interface DriftInput {
-  readonly bus: Bus;
+  readonly ledger: MoodLedger;
+  readonly clock: Clock;
   readonly intervalMs: number;
   readonly random: Random;
   /** RxJS scheduler; tests pass a virtual-time one. */
   readonly scheduler?: SchedulerLike;
 }
 
-/** The random emotion service: every `intervalMs`, an `emotions.drifted` carrying the deltas it drew. */
+/**
+ * The random emotion service: every `intervalMs`, a drift change carrying the deltas it drew,
+ * appended to the mood ledger; it takes effect (and shows as `emotions.drifted`) when delivered.
+ */
 export const driftActor = fromCallback<EventObject, DriftInput>(({ input }) => {
   const subscription = interval(input.intervalMs, input.scheduler ?? asyncScheduler).subscribe(() => {
-    // A tick may fire after the owner closed the bus at shutdown, before stop() ended the drift.
-    publishLate(input.bus, { type: 'emotions.drifted', deltas: driftDeltas(input.random) });
+    const change = { kind: 'drift', deltas: driftDeltas(input.random), at: input.clock.now().toISOString() } as const;
+    // A tick the ledger cannot record (closed at shutdown, a shared store away) is skipped; the next one draws again.
+    input.ledger.append(change).catch(() => undefined);
   });
   return () => subscription.unsubscribe();
 });

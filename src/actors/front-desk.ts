@@ -46,8 +46,8 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
     }),
   );
   subscription.add(
-    bus.on('chat.requested').subscribe(({ correlationId, message }) => {
-      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message });
+    bus.on('chat.requested').subscribe(({ correlationId, message, session }) => {
+      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session });
       else bus.publish({ type: 'chat.rejected', correlationId, ...REJECTIONS[phase] });
     }),
   );

@@ -3,19 +3,19 @@ import type { ProviderConfig } from '../config/chat-config.js';
 import { analyzeSentiment } from '../emotions/sentiment.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { loadEmotionsFile, removeStaleTempFiles } from '../persistence/emotions-file.js';
-import { validateProviderKey } from '../providers/validate-key.js';
-import { ConversationMemory } from './memory-store.js';
+import type { Logger } from '../runtime/logger.js';
+import { providerAddress, validateProviderKey } from '../providers/validate-key.js';
 
 export interface MemoryStore {
   /** The persisted state, or the defaults when there was no file. */
   readonly state: EmotionState;
   readonly source: 'file' | 'defaults';
-  readonly memory: ConversationMemory;
 }
 
 /**
- * Stage 1: the memory store clears what a killed run left half-written, loads the emotions file
- * (a corrupt one fails startup) and opens the conversation memory.
+ * Stage 1: the memory store clears what a killed run left half-written and loads the emotions file
+ * (a corrupt one fails startup). The visitors' conversations live in the conversation store the
+ * composition root gives the system.
  */
 export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: string }>(async ({ input }) => {
   await removeStaleTempFiles(input.file);
@@ -23,7 +23,6 @@ export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: str
   return {
     state: persisted ?? defaultState(input.now),
     source: persisted ? 'file' : 'defaults',
-    memory: new ConversationMemory(),
   };
 });
 
@@ -34,7 +33,23 @@ export const probeSentimentAnalyzer = fromPromise<string>(async () => {
   return 'AFINN-165 lexicon loaded';
 });
 
-/** Stage 1: one provider key, validated by listing the provider's models. */
-export const validateKey = fromPromise<string, { provider: ProviderConfig; timeoutMs: number; fetch?: typeof fetch }>(
-  ({ input, signal }) => validateProviderKey(input.provider, input.timeoutMs, signal, input.fetch),
-);
+export interface ValidateKeyInput {
+  readonly provider: ProviderConfig;
+  /** The configured models this provider must offer. */
+  readonly models: readonly string[];
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+  readonly fetch?: typeof fetch;
+}
+
+/** Stage 1: one provider key, validated by listing the provider's models, which must include the configured ones. */
+export const validateKey = fromPromise<string, ValidateKeyInput>(async ({ input, signal }) => {
+  const { detail, modelsChecked } = await validateProviderKey(input.provider, input.models, input.timeoutMs, signal, input.fetch);
+  if (!modelsChecked) {
+    input.logger.warn(
+      { models: input.models, provider: providerAddress(input.provider) },
+      `${providerAddress(input.provider)} answered HTTP 429 (rate limited): the key counts as valid, but whether it offers ${input.models.join(', ')} could not be checked`,
+    );
+  }
+  return detail;
+});

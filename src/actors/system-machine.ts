@@ -3,6 +3,8 @@ import { assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ComponentName, SystemPhase } from '../bus/events.js';
 import type { ChatConfig } from '../config/chat-config.js';
+import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { ConversationStore } from '../sessions/conversation-store.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
@@ -32,6 +34,10 @@ export interface SystemInput {
   readonly dialogueRetries?: number;
   /** The providers' HTTP client; defaults to the global fetch. */
   readonly fetch?: typeof fetch;
+  /** The only way the emotions change; in-process or shared, the actors cannot tell. */
+  readonly ledger: MoodLedger;
+  /** Each visitor's conversation; in-process or shared, the actors cannot tell. */
+  readonly conversations: ConversationStore;
 }
 
 export interface SystemContext {
@@ -61,6 +67,13 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The models the primary provider's key check must find: the secondary's too when one validation serves both. */
+function primaryModels(config: ChatConfig): string[] {
+  const models = [config.primary.model];
+  if (sameProvider(config.primary, config.secondary) && config.secondary.model !== config.primary.model) models.push(config.secondary.model);
+  return models;
+}
+
 /** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
 const flushState = fromPromise<unknown, { bus: Bus }>(({ input }) =>
   input.bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 5000),
@@ -70,8 +83,8 @@ const flushState = fromPromise<unknown, { bus: Bus }>(({ input }) =>
  * The system machine (seed 000, "States and transitions"). `initializing` waits for START, then
  * stage 1 starts the four critical components in parallel; stage 2 starts the chat object, the
  * dialogue, the avatar and the drift; then `ready`. A missing key is `keyMissing` (still serving
- * status). A failing component, or a dialogue that cannot reply, is `failed`: one detailed log
- * line, the state flushed when there is one to flush, and exit status 1.
+ * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
+ * is `failed`: one detailed log line, the state flushed when there is one to flush, and exit status 1.
  */
 export const systemMachine = setup({
   types: {
@@ -95,12 +108,11 @@ export const systemMachine = setup({
     flushState,
   },
   guards: {
-    primaryKeyMissing: ({ context }) => context.deps.config.primary.apiKey === undefined,
-    secondaryKeyMissing: ({ context }) => context.deps.config.secondary.apiKey === undefined,
     secondarySharesPrimary: ({ context }) => sameProvider(context.deps.config.primary, context.deps.config.secondary),
     anyKeyMissing: ({ context }) =>
       context.deps.config.primary.apiKey === undefined || context.deps.config.secondary.apiKey === undefined,
     componentsStarted: ({ context }) => context.started,
+    exitsOnModelFailure: ({ context }) => context.deps.config.onModelFailure === 'exit',
   },
   actions: {
     storeMemoryStore: assign((_, store: MemoryStore) => ({ store })),
@@ -127,6 +139,11 @@ export const systemMachine = setup({
     logFailure: ({ context }) => {
       const failure = failureOf(context);
       context.deps.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
+    },
+    explainKeyMissing: ({ context }) => {
+      context.deps.logger.warn(
+        'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
+      );
     },
     exitProcess: ({ context }) => context.deps.exit(1),
     stopDrift: stopChild('drift'),
@@ -211,14 +228,17 @@ export const systemMachine = setup({
               initial: 'checking',
               states: {
                 checking: {
-                  always: [{ guard: 'primaryKeyMissing', target: 'missing' }, { target: 'validating' }],
+                  // A missing key on either side is the key-missing phase: no provider is called at all.
+                  always: [{ guard: 'anyKeyMissing', target: 'missing' }, { target: 'validating' }],
                 },
                 validating: {
                   invoke: {
                     src: 'validateKey',
                     input: ({ context }) => ({
                       provider: context.deps.config.primary,
+                      models: primaryModels(context.deps.config),
                       timeoutMs: context.deps.config.providerTimeoutMs,
+                      logger: context.deps.logger,
                       fetch: context.deps.fetch,
                     }),
                     onDone: {
@@ -246,7 +266,7 @@ export const systemMachine = setup({
               states: {
                 checking: {
                   always: [
-                    { guard: 'secondaryKeyMissing', target: 'missing' },
+                    { guard: 'anyKeyMissing', target: 'missing' },
                     {
                       guard: 'secondarySharesPrimary',
                       target: 'sharedWithPrimary',
@@ -263,7 +283,9 @@ export const systemMachine = setup({
                     src: 'validateKey',
                     input: ({ context }) => ({
                       provider: context.deps.config.secondary,
+                      models: [context.deps.config.secondary.model],
                       timeoutMs: context.deps.config.providerTimeoutMs,
+                      logger: context.deps.logger,
                       fetch: context.deps.fetch,
                     }),
                     onDone: {
@@ -307,12 +329,17 @@ export const systemMachine = setup({
             spawnChild('emotions', {
               id: 'emotions',
               systemId: 'emotions',
-              input: ({ context }) => ({ bus: context.deps.bus, initial: context.store!.state.emotions }),
+              input: ({ context }) => ({ bus: context.deps.bus, initial: context.store!.state.emotions, ledger: context.deps.ledger }),
             }),
             spawnChild('chat', {
               id: 'chat',
               systemId: 'chat',
-              input: ({ context }) => ({ bus: context.deps.bus, initial: context.store!.state }),
+              input: ({ context }) => ({
+                bus: context.deps.bus,
+                ledger: context.deps.ledger,
+                clock: context.deps.clock,
+                onModelFailure: context.deps.config.onModelFailure,
+              }),
             }),
             spawnChild('dialogue', {
               id: 'dialogue',
@@ -322,7 +349,7 @@ export const systemMachine = setup({
                 provider: context.deps.config.secondary,
                 timeoutMs: context.deps.config.providerTimeoutMs,
                 maxRetries: context.deps.dialogueRetries ?? 2,
-                memory: context.store!.memory,
+                conversations: context.deps.conversations,
                 fetch: context.deps.fetch,
               }),
             }),
@@ -336,7 +363,8 @@ export const systemMachine = setup({
               id: 'drift',
               systemId: 'drift',
               input: ({ context }) => ({
-                bus: context.deps.bus,
+                ledger: context.deps.ledger,
+                clock: context.deps.clock,
                 intervalMs: context.deps.config.driftIntervalMs,
                 random: context.deps.random,
                 scheduler: context.deps.scheduler,
@@ -352,6 +380,7 @@ export const systemMachine = setup({
       entry: { type: 'announcePhase', params: { phase: 'ready' } },
       on: {
         PROVIDER_FAILED: {
+          guard: 'exitsOnModelFailure',
           target: 'failed',
           actions: {
             type: 'recordFailure',
@@ -361,7 +390,7 @@ export const systemMachine = setup({
       },
     },
     keyMissing: {
-      entry: { type: 'announcePhase', params: { phase: 'keyMissing' } },
+      entry: [{ type: 'announcePhase', params: { phase: 'keyMissing' } }, 'explainKeyMissing'],
     },
     failed: {
       entry: ['announceFailure', 'logFailure'],

@@ -54,13 +54,30 @@ export interface ComponentFailed extends Stamped<'system.component.failed'> {
 }
 
 // ── chat (HTTP boundary) ────────────────────────────────────────────────────
+/**
+ * A visitor's session as the bus knows it: the SHA-256 (hex) of the session cookie's id, never the
+ * id itself, so that neither the event log nor a log line holds what a cookie could be forged from.
+ */
+export type SessionKey = string;
+
 export interface ChatRequested extends Stamped<'chat.requested'>, Correlated {
   readonly message: string;
+  /** Whose conversation the message belongs to. */
+  readonly session: SessionKey;
 }
 
 /** A chat request the system accepted in the ready phase: what the actors work on. */
 export interface ChatAccepted extends Stamped<'chat.accepted'>, Correlated {
   readonly message: string;
+  readonly session: SessionKey;
+}
+
+/**
+ * A chat whose reply is there took effect: the mood ledger delivered its change (decay, then this
+ * sentiment). Published by the emotions actor as the ledger delivers it; a replay folds it.
+ */
+export interface ChatCommitted extends Stamped<'chat.committed'>, Correlated {
+  readonly sentiment: Sentiment;
 }
 
 export interface ChatReplied extends Stamped<'chat.replied'>, Correlated {
@@ -70,8 +87,11 @@ export interface ChatReplied extends Stamped<'chat.replied'>, Correlated {
   readonly emotions: Emotions;
 }
 
-/** Why a chat request got no reply: the system's phase, or the provider failing. */
-export type ChatRejection = 'initializing' | 'missing_llm_key' | 'provider_failed' | 'unavailable';
+/**
+ * Why a chat request got no reply: the system's phase, the provider failing or timing out, or the
+ * mood ledger refusing the change (`unavailable`).
+ */
+export type ChatRejection = 'initializing' | 'missing_llm_key' | 'provider_failed' | 'provider_timeout' | 'unavailable';
 
 export interface ChatRejected extends Stamped<'chat.rejected'>, Correlated {
   readonly reason: ChatRejection;
@@ -101,13 +121,25 @@ export interface EmotionsLoaded extends Stamped<'emotions.loaded'> {
   readonly source: 'file' | 'defaults';
 }
 
+/** An accepted message's sentiment. It changes nothing until its chat is committed (`chat.committed`). */
 export interface SentimentAnalyzed extends Stamped<'sentiment.analyzed'>, Correlated {
   readonly sentiment: Sentiment;
   /** The analyser's raw score (AFINN sum), kept for the log. */
   readonly score: number;
 }
 
-/** One random drift tick; carries its deltas so that a replay applies the same change. */
+/**
+ * The emotions as an accepted message would make them (the current state, decayed, with its
+ * sentiment), for the dialogue's prompt. A preview: nothing changes until the chat is committed.
+ */
+export interface EmotionsPreviewed extends Stamped<'emotions.previewed'>, Correlated {
+  readonly emotions: Emotions;
+}
+
+/**
+ * One random drift tick took effect: the mood ledger delivered it. Carries its deltas so that a
+ * replay applies the same change; `at` is the tick's time.
+ */
 export interface EmotionsDrifted extends Stamped<'emotions.drifted'> {
   readonly deltas: EmotionDeltas;
 }
@@ -134,6 +166,8 @@ export interface DialogueReplied extends Stamped<'dialogue.replied'>, Correlated
 
 export interface DialogueFailed extends Stamped<'dialogue.failed'>, Correlated {
   readonly reason: string;
+  /** The provider call ran out of time (`LLM_TIMEOUT_MS`), rather than failing. */
+  readonly timedOut: boolean;
 }
 
 /** Asks the persistence actor to write the state now (shutdown, fatal errors). */
@@ -159,10 +193,12 @@ export type BusEvent =
   | ChatAccepted
   | ChatReplied
   | ChatRejected
+  | ChatCommitted
   | StatusRequested
   | StatusReported
   | EmotionsLoaded
   | SentimentAnalyzed
+  | EmotionsPreviewed
   | EmotionsDrifted
   | EmotionsChanged
   | AvatarChanged
@@ -191,10 +227,12 @@ const EVENT_TYPE_TABLE: Record<EventType, true> = {
   'chat.accepted': true,
   'chat.replied': true,
   'chat.rejected': true,
+  'chat.committed': true,
   'status.requested': true,
   'status.reported': true,
   'emotions.loaded': true,
   'sentiment.analyzed': true,
+  'emotions.previewed': true,
   'emotions.drifted': true,
   'emotions.changed': true,
   'avatar.changed': true,

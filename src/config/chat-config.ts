@@ -1,4 +1,5 @@
 import { isDebugEnabled } from '../runtime/logger.js';
+import { withoutCredentials } from '../runtime/url-credentials.js';
 
 /** One OpenAI-compatible provider. `apiKey` undefined means no key was configured. */
 export interface ProviderConfig {
@@ -23,7 +24,20 @@ export interface ChatConfig {
   readonly maxMessageLength: number;
   /** How long one provider call may take before it counts as failed (`LLM_TIMEOUT_MS`). */
   readonly providerTimeoutMs: number;
+  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (seed 000) or `stay`. */
+  readonly onModelFailure: ModelFailurePolicy;
+  /** Visitors whose conversations are kept, least recently used forgotten first (`MAX_SESSIONS`). */
+  readonly maxSessions: number;
+  /** An idle visitor's conversation is forgotten after this (`SESSION_IDLE_MS`). */
+  readonly sessionIdleMs: number;
+  /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
+  readonly trustProxy: TrustProxy;
 }
+
+/** Fastify's `trustProxy`: trust all or none, a list of addresses, or a rule on (address, hop). */
+export type TrustProxy = boolean | string | ((address: string, hop: number) => boolean);
+
+export type ModelFailurePolicy = 'exit' | 'stay';
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 
@@ -54,7 +68,28 @@ function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
     const parsed = new URL(raw);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be an http(s) URL, got "${withoutCredentials(raw)}"`);
+  }
+  return raw;
+}
+
+function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, choices: readonly T[]): T {
+  const raw = text(env, name)?.toLowerCase() ?? choices[0]!;
+  if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+/**
+ * `TRUST_PROXY`: unset or `false` trusts nobody (X-Forwarded-* ignored); `true` trusts every hop; a number
+ * trusts that many hops; anything else is a comma-separated list of proxy addresses or CIDR ranges.
+ */
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    return (_address, hop) => hop < hops;
   }
   return raw;
 }
@@ -81,5 +116,9 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     driftIntervalMs: integer(env, 'DRIFT_INTERVAL_MS', 10_000, 1, 86_400_000),
     maxMessageLength: integer(env, 'MAX_MESSAGE_LENGTH', 4000, 1, 1_000_000),
     providerTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 1, 600_000),
+    onModelFailure: choice(env, 'ON_MODEL_FAILURE', ['exit', 'stay'] as const),
+    maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
+    sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
+    trustProxy: trustProxy(env),
   };
 }

@@ -32,8 +32,9 @@ export function advanceAvatar(state: EmotionState, emotions: Emotions, at: strin
 
 /**
  * Folds one event into the state, as the live actors do: `emotions.loaded` starts over,
- * `sentiment.analyzed` is one processed message, `emotions.drifted` one drift tick. Other events
- * change nothing. Pure: the same log always gives the same state.
+ * `chat.committed` is one processed message, `emotions.drifted` one drift tick, both as the mood
+ * ledger delivered them. Other events (a failed chat's `sentiment.analyzed` among them) change
+ * nothing. Pure: the same log always gives the same state.
  */
 export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
   switch (event.type) {
@@ -44,7 +45,7 @@ export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
         sentiment: event.sentiment,
         lastUpdated: event.lastUpdated,
       };
-    case 'sentiment.analyzed':
+    case 'chat.committed':
       return advanceAvatar({ ...state, sentiment: event.sentiment }, processMessage(state.emotions, event.sentiment), event.at);
     case 'emotions.drifted':
       return advanceAvatar(state, applyDrift(state.emotions, event.deltas), event.at);

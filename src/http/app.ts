@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
@@ -23,7 +24,9 @@ export interface AppOptions {
   readonly bus: Bus;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'>;
+  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> & Partial<Pick<ChatConfig, 'trustProxy'>>;
+  /** How long a client may take to send a whole request, headers and body (default 10 s). */
+  readonly clientTimeoutMs?: number;
   /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
   readonly timeouts?: Partial<SystemTimeouts>;
   /** Defaults to the templates in public/. */
@@ -34,6 +37,9 @@ export interface AppOptions {
   readonly assetsDir?: string;
 }
 
+/** How long a client may take to send one request before it is cut off. */
+export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
+
 /** Room for the longest message in UTF-8 (4 bytes a character at worst) and its JSON around it. */
 export function bodyLimitFor(maxMessageLength: number): number {
   return maxMessageLength * 4 + 16 * 1024;
@@ -42,7 +48,14 @@ export function bodyLimitFor(maxMessageLength: number): number {
 /** The chat service's HTTP app, not yet listening; everything it uses is injected. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { bus, clock, logger, config } = options;
+  const clientTimeoutMs = options.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
   const app = Fastify({
+    // A client that trickles its headers or body is cut off (408) after clientTimeoutMs: Node checks
+    // open requests every connectionsCheckingInterval (30 s by default, here at most 1 s).
+    requestTimeout: clientTimeoutMs,
+    http: { headersTimeout: clientTimeoutMs, requestTimeout: clientTimeoutMs, connectionsCheckingInterval: Math.min(1000, clientTimeoutMs) },
+    // Only a trusted proxy's X-Forwarded-Proto makes a request https (the session cookie's Secure flag).
+    trustProxy: config.trustProxy ?? false,
     // Fastify's plugin types expect its base logger type; pino's Logger is one, with more on it.
     loggerInstance: logger as FastifyBaseLogger,
     logController: new DebugRequestLogging(),
@@ -62,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   installErrorHandling(app);
   installSecurityHeaders(app);
+  await app.register(fastifyCookie);
   await app.register(fastifyStatic, {
     root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
     prefix: '/assets/',

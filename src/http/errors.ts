@@ -24,12 +24,17 @@ export const HTTP_ERRORS = {
   },
   CHAT_UNAVAILABLE: {
     statusCode: 503,
-    message: 'Chat is unavailable: the system is not running.',
+    message: 'Chat is unavailable right now: this message changed nothing.',
     body: { status: 'error', is_initialized: false },
   },
   PROVIDER_FAILED: {
     statusCode: 502,
-    message: 'The language model failed to produce a reply. The service is shutting down.',
+    message: 'The language model failed to produce a reply: this message changed nothing.',
+    body: { status: 'error' },
+  },
+  PROVIDER_TIMEOUT: {
+    statusCode: 504,
+    message: 'The language model took too long to reply: this message changed nothing.',
     body: { status: 'error' },
   },
   CHAT_TIMEOUT: {

@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import type { ChatRejected, ChatReplied, StatusReported } from '../bus/events.js';
+import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../bus/events.js';
 
 export interface SystemTimeouts {
   /** How long a `status.requested` may wait for its report; the system answers it at once in every phase. */
@@ -22,7 +22,7 @@ export class SystemClient {
     return this.bus.request({ type: 'status.requested' }, 'status.reported', this.timeouts.statusMs);
   }
 
-  chat(message: string): Promise<ChatReplied | ChatRejected> {
-    return this.bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], this.timeouts.chatMs);
+  chat(message: string, session: SessionKey): Promise<ChatReplied | ChatRejected> {
+    return this.bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.timeouts.chatMs);
   }
 }

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { ProviderConfig } from '../config/chat-config.js';
+import { withoutCredentials } from '../runtime/url-credentials.js';
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -28,13 +29,18 @@ function innermostMessage(error: Error): string {
   return current.message;
 }
 
+/** The provider call ran out of time (as opposed to failing): answered 504 rather than 502. */
+export function isProviderTimeout(error: unknown): boolean {
+  return error instanceof OpenAI.APIConnectionTimeoutError;
+}
+
 /** One line saying what went wrong with a provider call: kind, HTTP status, provider's message. Never the key. */
 export function describeProviderError(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the request timed out';
-  if (error instanceof OpenAI.APIConnectionError) return `cannot connect (${innermostMessage(error)})`;
+  if (error instanceof OpenAI.APIConnectionError) return withoutCredentials(`cannot connect (${innermostMessage(error)})`);
   if (error instanceof OpenAI.APIError) {
     const id = error.requestID ? `, request id ${error.requestID}` : '';
-    return `${error.constructor.name} (HTTP ${error.status ?? '?'}): ${error.message}${id}`;
+    return withoutCredentials(`${error.constructor.name} (HTTP ${error.status ?? '?'}): ${error.message}${id}`);
   }
-  return error instanceof Error ? error.message : String(error);
+  return withoutCredentials(error instanceof Error ? error.message : String(error));
 }

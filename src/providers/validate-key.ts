@@ -1,33 +1,64 @@
 import OpenAI from 'openai';
 import type { ProviderConfig } from '../config/chat-config.js';
+import { withoutCredentials } from '../runtime/url-credentials.js';
 import { createProviderClient, describeProviderError } from './openai-client.js';
 
-/** A provider key that did not validate; the message says why, never the key. */
+/** A provider key that did not validate, or a model the provider does not offer; the message says why, never the key. */
 export class KeyValidationError extends Error {
   override readonly name = 'KeyValidationError';
 }
 
+/** What the key check found. */
+export interface KeyValidation {
+  /** A short note for the log. */
+  readonly detail: string;
+  /** False when the provider answered 429: the key counts as valid, but its models could not be read. */
+  readonly modelsChecked: boolean;
+}
+
+/** How many of the provider's models a failure names, so that the line stays one line. */
+const MODELS_NAMED = 10;
+
+/** The provider's address for a message: its base URL without credentials. */
+export function providerAddress(provider: ProviderConfig): string {
+  return provider.baseURL === undefined ? 'the OpenAI API (https://api.openai.com/v1)' : withoutCredentials(provider.baseURL);
+}
+
+/** "a, b, c" and how many more, or a note that the list was empty. */
+function describeOffer(offered: readonly string[]): string {
+  if (offered.length === 0) return 'it lists no models';
+  const more = offered.length > MODELS_NAMED ? ` and ${offered.length - MODELS_NAMED} more` : '';
+  return `it offers ${offered.slice(0, MODELS_NAMED).join(', ')}${more}`;
+}
+
 /**
- * Checks a key by listing the provider's models, once (no retries). HTTP 429 means the key was
- * accepted and only the rate is exceeded, so it counts as valid (seed 000). Anything else that is
- * not a success (401, 403, other statuses, connection errors, timeouts) rejects.
- * Resolves with a short note for the log; `signal` abandons the call (startup failed elsewhere).
+ * Checks a key by listing the provider's models, once (no retries), and checks that each of
+ * `models` is in the list. HTTP 429 means the key was accepted and only the rate is exceeded, so it
+ * counts as valid (seed 000), with the models unchecked. Anything else that is not a success (401,
+ * 403, other statuses, connection errors, timeouts), or a model that is not offered, rejects.
+ * `signal` abandons the call (startup failed elsewhere).
  */
 export async function validateProviderKey(
   provider: ProviderConfig,
+  models: readonly string[],
   timeoutMs: number,
   signal?: AbortSignal,
   fetch?: typeof globalThis.fetch,
-): Promise<string> {
+): Promise<KeyValidation> {
   const client = createProviderClient(provider, { timeoutMs, maxRetries: 0, fetch });
+  let offered: string[];
   try {
-    await client.models.list({ signal });
-    return 'key accepted';
+    const page = await client.models.list({ signal });
+    offered = page.data.map((model) => model.id);
   } catch (error) {
-    if (error instanceof OpenAI.RateLimitError) return 'key accepted (HTTP 429: rate limited)';
-    const where = provider.baseURL ?? 'the OpenAI API';
-    throw new KeyValidationError(`listing models at ${where} failed: ${describeProviderError(error)}`);
+    if (error instanceof OpenAI.RateLimitError) return { detail: 'key accepted (HTTP 429: rate limited)', modelsChecked: false };
+    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error)}`);
   }
+  const missing = models.find((model) => !offered.includes(model));
+  if (missing !== undefined) {
+    throw new KeyValidationError(`model "${missing}" is not offered by ${providerAddress(provider)}: ${describeOffer(offered)}`);
+  }
+  return { detail: `key accepted, model ${models.join(', ')} offered`, modelsChecked: true };
 }
 
 /** Whether two providers are the same account on the same server, so one validation serves both. */

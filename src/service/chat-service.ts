@@ -5,11 +5,13 @@ import { EventLog } from '../bus/event-log.js';
 import type { ChatConfig } from '../config/chat-config.js';
 import { buildApp, type AppOptions } from '../http/app.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
+import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
+import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
-export type SystemDeps = Pick<ChatSystemDeps, 'bus' | 'config' | 'clock' | 'random' | 'logger'> & {
+export type SystemDeps = Pick<ChatSystemDeps, 'bus' | 'config' | 'clock' | 'random' | 'logger' | 'ledger' | 'conversations'> & {
   readonly exit: (code: number) => void;
 };
 
@@ -29,7 +31,11 @@ export interface ChatServiceOptions {
   readonly exit?: (code: number) => void;
   /** How long in-flight responses may take to go out before an exit. */
   readonly exitGraceMs?: number;
-  readonly app?: Pick<AppOptions, 'timeouts' | 'pollIntervalMs'>;
+  readonly app?: Pick<AppOptions, 'timeouts' | 'pollIntervalMs' | 'clientTimeoutMs'>;
+  /** The mood ledger, chosen here: default in-process (`createChatSystem`'s); a shared one makes this process a replica. */
+  readonly ledger?: MoodLedger;
+  /** The visitors' conversations: default in-process (`createChatSystem`'s). */
+  readonly conversations?: ConversationStore;
 }
 
 export interface ChatService {
@@ -71,8 +77,10 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
 
   let exiting = false;
   // The system calls this when it must end the process (a failed start, a
-  // provider failure during a chat): the reply already on its way goes out,
-  // then the event log and the logger are flushed, synchronously, before exit.
+  // provider failure during a chat), once it has answered every chat in flight
+  // and flushed the state: those answers go out (the server closes after its
+  // last response, within the grace), then the event log and the logger are
+  // flushed, synchronously, before exit.
   const exit = (code: number): void => {
     if (exiting) return;
     exiting = true;
@@ -95,6 +103,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     random: options.random ?? systemRandom,
     logger,
     exit,
+    ledger: options.ledger,
+    conversations: options.conversations,
   });
   system.start();
 

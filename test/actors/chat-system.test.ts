@@ -6,16 +6,16 @@ import t from 'tap';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { BASE_URL, START, completion, harness, ofType } from '../support/chat-system-harness.js';
+import { BASE_URL, START, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 
 function modelsOk(times = 1): nock.Scope {
-  return nock('http://llm.test').get('/v1/models').times(times).reply(200, { object: 'list', data: [] });
+  return nock('http://llm.test').get('/v1/models').times(times).reply(200, modelList());
 }
 
 const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
-  bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
+  bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 2000);
 
 /** A system past startup with a valid key (one models call mocked). */
 async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string) {
@@ -85,7 +85,7 @@ t.test('HTTP 429 on validation counts as a valid key; one call serves both provi
 t.test('a separate conversational provider is validated with its own key', async (t) => {
   const primary = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-primary' } })
     .get('/v1/models')
-    .reply(200, { data: [] });
+    .reply(200, modelList());
   const secondary = nock('http://chat.test', { reqheaders: { authorization: 'Bearer sk-test-chat' } })
     .get('/v1/models')
     .reply(429, {});
@@ -156,16 +156,19 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
   t.match(ofType(events, 'sentiment.analyzed'), [{ sentiment: { sentiment: 'positive' } }, { sentiment: { sentiment: 'neutral' } }]);
 });
 
-t.test('the secondary model failing: rejection, state flushed, cause logged, then exit 1', async (t) => {
+t.test('the secondary model failing: rejection, nothing changed, state flushed, cause logged, then exit 1', async (t) => {
   nock('http://llm.test').post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
   const { system, bus, events, logs, exited, file } = await ready(t);
   const reply = await chat(bus, 'I am so angry and upset');
-  t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply/ });
+  t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply; the service is shutting down/ });
   t.equal(await exited, 1);
   const order = events.map((e) => e.type);
   t.ok(order.indexOf('chat.rejected') < order.indexOf('persistence.saved'), 'the rejection goes out before the flush');
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object };
-  t.same(saved.emotions, ofType(events, 'emotions.changed').at(-1)?.emotions, 'the state after the message is on disk');
+  t.same(ofType(events, 'emotions.changed'), [], 'the failed chat moved nothing');
+  t.same(ofType(events, 'chat.committed'), []);
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object; avatar: { lastUpdated: string } };
+  t.same(saved.emotions, DEFAULT_EMOTIONS, 'the state as it was is on disk');
+  t.equal(saved.avatar.lastUpdated, START);
   t.match(logs.filter((line) => line.level === 60), [{ component: 'dialogue', msg: /dialogue.*HTTP 500.*model overloaded/ }]);
   t.equal(system.phase, 'failed');
 });
@@ -198,9 +201,9 @@ t.test('drift: every interval (virtual time) an emotions.drifted with its deltas
 });
 
 t.test('a burst of changes is one coalesced write', async (t) => {
-  const { bus, events, advance } = await ready(t);
+  const { bus, events, advance, ledger } = await ready(t);
   for (let i = 0; i < 20; i += 1) {
-    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 } });
+    void ledger.append({ kind: 'drift', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: START });
   }
   advance(100);
   await firstValueFrom(bus.on('persistence.saved'));
@@ -208,9 +211,9 @@ t.test('a burst of changes is one coalesced write', async (t) => {
 });
 
 t.test('under sustained load the file is written at most 10 times a second', async (t) => {
-  const { bus, events, advance } = await ready(t);
+  const { bus, events, advance, ledger } = await ready(t);
   for (let ms = 0; ms < 1000; ms += 10) {
-    bus.publish({ type: 'emotions.drifted', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 } });
+    void ledger.append({ kind: 'drift', deltas: { joy: 0, sadness: 0.001, anger: 0, fear: 0, curiosity: 0 }, at: START });
     advance(10);
   }
   // A flush queues behind the coalesced writes, so its answer means they are all done.
@@ -289,4 +292,122 @@ t.test('concurrent chats each get the emotions their own message produced', asyn
   t.same((happy as { emotions: object }).emotions, changes[0]?.emotions);
   t.same((sad as { emotions: object }).emotions, changes[1]?.emotions);
   t.not(changes[0]?.correlationId, changes[1]?.correlationId);
+});
+
+t.test('the key-missing phase makes no provider call, whichever *_API_KEY is set, and says what to set', async (t) => {
+  // No interceptor and no network: any provider call would fail the start instead.
+  const { system, logs } = harness(t, { CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  system.start();
+  t.equal(await system.settled(), 'keyMissing');
+  t.ok(nock.isDone() && nock.pendingMocks().length === 0);
+  const warning = logs.find((line) => line.level === 40);
+  t.match(warning?.msg, /LLM_API_KEY is not set.*LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI.*\/error/);
+});
+
+t.test('a model the provider does not offer fails startup: one line naming the model, the base URL and what it offers', async (t) => {
+  nock('http://llm.test').get('/v1/models').reply(200, modelList('llama3.2', 'qwen2.5:7b'));
+  const { system, exited, logs } = harness(t, KEY);
+  system.start();
+  t.equal(await system.settled(), 'failed');
+  t.equal(await exited, 1);
+  const fatal = logs.filter((line) => line.level === 60);
+  t.equal(fatal.length, 1);
+  t.equal(
+    fatal[0]?.msg,
+    'chat system failed: primaryProvider: model "gpt-4o-mini" is not offered by http://llm.test/v1: it offers llama3.2, qwen2.5:7b; exiting with status 1',
+  );
+});
+
+t.test('CHAT_MODEL is checked too, on the shared provider', async (t) => {
+  const scope = nock('http://llm.test').get('/v1/models').once().reply(200, modelList('llama3.2'));
+  const { system, exited, logs } = harness(t, { ...KEY, LLM_MODEL: 'llama3.2', CHAT_MODEL: 'llama3.3' });
+  system.start();
+  t.equal(await exited, 1);
+  t.ok(scope.isDone(), 'one listing serves both models');
+  t.match(logs.find((line) => line.level === 60)?.msg, /model "llama3\.3" is not offered by http:\/\/llm\.test\/v1: it offers llama3\.2;/);
+});
+
+t.test('HTTP 429: the key counts as valid, and a warning says the models could not be checked', async (t) => {
+  nock('http://llm.test').get('/v1/models').reply(429, { error: { message: 'Rate limit reached' } });
+  const { system, logs } = harness(t, KEY);
+  system.start();
+  t.equal(await system.settled(), 'ready');
+  t.match(logs.find((line) => line.level === 40)?.msg, /http:\/\/llm\.test\/v1 answered HTTP 429.*whether it offers gpt-4o-mini could not be checked/);
+});
+
+t.test('credentials in the base URL never reach a log line', async (t) => {
+  const { system, exited, logs } = harness(t, { ...KEY, LLM_BASE_URL: 'http://user:sk-url-secret@llm.test/v1' });
+  system.start();
+  t.equal(await exited, 1);
+  const text = JSON.stringify(logs);
+  t.match(text, /listing models at http:\/\/llm\.test\/v1 failed/);
+  t.notMatch(text, /sk-url-secret|user:/);
+});
+
+t.test('a chat whose change the ledger refuses is rejected as unavailable and changes nothing', async (t) => {
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Lovely.'));
+  modelsOk();
+  const local = new (await import('../../src/mood/local-mood-ledger.js')).LocalMoodLedger();
+  const refusing = Object.assign(Object.create(local) as typeof local, {
+    append: async () => {
+      throw new Error('the stream is gone');
+    },
+  });
+  const { system, bus, events, exits } = harness(t, KEY, undefined, refusing);
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'I love this'), { type: 'chat.rejected', reason: 'unavailable', error: /could not be recorded \(the stream is gone\)/ });
+  t.same(ofType(events, 'emotions.changed'), []);
+  t.match(await status(bus), { emotions: DEFAULT_EMOTIONS, lastUpdated: START });
+  t.same(exits, [], 'a ledger refusal is not a model failure');
+});
+
+t.test('with a ledger that delivers later, a chat answers only once its own change is back, with the state after it', async (t) => {
+  const { LocalMoodLedger } = await import('../../src/mood/local-mood-ledger.js');
+  const queued: import('../../src/mood/mood-ledger.js').MoodChange[] = [];
+  const local = new LocalMoodLedger();
+  const deferred = Object.assign(Object.create(local) as typeof local, {
+    append: async (change: import('../../src/mood/mood-ledger.js').MoodChange) => void queued.push(change),
+    deliver: () => queued.splice(0).forEach((change) => void local.append(change)),
+  });
+  nock('http://llm.test').post('/v1/chat/completions').times(2).reply(200, completion('ok'));
+  modelsOk();
+  const { system, bus, events } = harness(t, KEY, undefined, deferred);
+  system.start();
+  await system.settled();
+  let answered = false;
+  const first = chat(bus, 'I love it').then((reply) => ((answered = true), reply));
+  const second = chat(bus, 'I hate it').then((reply) => reply);
+  for (let i = 0; i < 100 && queued.length < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.equal(queued.length, 2, 'both replies are in, their changes appended');
+  t.notOk(answered, 'no answer before the ledger delivers');
+  t.same(ofType(events, 'emotions.changed'), []);
+  // Another replica's drift lands first: each chat applies to the state current when it is delivered.
+  queued.unshift({ kind: 'drift', deltas: { joy: 0.1, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: START });
+  deferred.deliver();
+  const [happy, sad] = await Promise.all([first, second]);
+  const changes = ofType(events, 'emotions.changed');
+  t.same(changes.map((e) => e.cause), ['drift', 'chat', 'chat']);
+  const byId = new Map(changes.map((e) => [e.correlationId, e.emotions]));
+  t.same((happy as { emotions: object }).emotions, byId.get((happy as { correlationId: string }).correlationId));
+  t.same((sad as { emotions: object }).emotions, byId.get((sad as { correlationId: string }).correlationId));
+  t.same((sad as { emotions: object }).emotions, changes[2]?.emotions);
+});
+
+t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the system stays ready', async (t) => {
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .reply(500, { error: { message: 'model overloaded' } })
+    .post('/v1/chat/completions')
+    .delay(1000)
+    .reply(200, completion('too late'))
+    .post('/v1/chat/completions')
+    .reply(200, completion('Back again.'));
+  const { system, bus, events, exits } = await ready(t, { ON_MODEL_FAILURE: 'stay' });
+  t.match(await chat(bus, 'I am so angry'), { type: 'chat.rejected', reason: 'provider_failed', error: /nothing changed. Please try again/ });
+  t.match(await chat(bus, 'I am so sad'), { type: 'chat.rejected', reason: 'provider_timeout', error: /took too long/ });
+  t.same(ofType(events, 'emotions.changed'), []);
+  t.equal(system.phase, 'ready');
+  t.match(await chat(bus, 'hello again'), { type: 'chat.replied', response: 'Back again.' });
+  t.same(exits, []);
 });

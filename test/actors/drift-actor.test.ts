@@ -2,24 +2,45 @@ import { TestScheduler } from 'rxjs/testing';
 import t from 'tap';
 import { createActor } from 'xstate';
 import { driftActor } from '../../src/actors/drift-actor.js';
-import { Bus } from '../../src/bus/bus.js';
 import type { EmotionDeltas } from '../../src/bus/events.js';
 import { driftDeltas } from '../../src/emotions/model.js';
+import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
+import { fixedClock } from '../../src/runtime/clock.js';
 import { seededRandom } from '../../src/runtime/random.js';
 
-t.test('one drift tick every 10 s of virtual time, with the deltas drawn from the random source', (t) => {
+t.test('one drift change appended to the ledger every 10 s of virtual time, with the deltas drawn from the random source', (t) => {
   const scheduler = new TestScheduler((actual, expected) => t.same(actual, expected));
-  const bus = new Bus();
-  const ticks: { frame: number; deltas: EmotionDeltas }[] = [];
-  bus.on('emotions.drifted').subscribe(({ deltas }) => ticks.push({ frame: scheduler.now(), deltas }));
-  const actor = createActor(driftActor, { input: { bus, intervalMs: 10_000, random: seededRandom(3), scheduler } }).start();
+  const ledger = new LocalMoodLedger();
+  const clock = fixedClock('2026-11-21T10:00:00.000Z');
+  const ticks: { frame: number; deltas: EmotionDeltas; at: string }[] = [];
+  ledger.subscribe((change) => {
+    if (change.kind === 'drift') ticks.push({ frame: scheduler.now(), deltas: change.deltas, at: change.at });
+    clock.advance(10_000);
+  });
+  const actor = createActor(driftActor, { input: { ledger, clock, intervalMs: 10_000, random: seededRandom(3), scheduler } }).start();
   scheduler.maxFrames = 35_000;
   scheduler.flush();
   actor.stop();
   const expected = seededRandom(3);
   t.same(
     ticks,
-    [10_000, 20_000, 30_000].map((frame) => ({ frame, deltas: driftDeltas(expected) })),
+    [10_000, 20_000, 30_000].map((frame, i) => ({
+      frame,
+      deltas: driftDeltas(expected),
+      at: new Date(Date.parse('2026-11-21T10:00:00.000Z') + i * 10_000).toISOString(),
+    })),
   );
   t.end();
+});
+
+t.test('a drift change the ledger refuses is skipped, and the next tick draws again', async (t) => {
+  const scheduler = new TestScheduler(() => undefined);
+  const ledger = new LocalMoodLedger();
+  await ledger.close();
+  const input = { ledger, clock: fixedClock('2026-11-21T10:00:00.000Z'), intervalMs: 10, random: seededRandom(3), scheduler };
+  const actor = createActor(driftActor, { input }).start();
+  scheduler.maxFrames = 25;
+  t.doesNotThrow(() => scheduler.flush());
+  await new Promise((resolve) => setImmediate(resolve));
+  actor.stop();
 });

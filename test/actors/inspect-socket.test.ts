@@ -9,6 +9,8 @@ import { Bus } from '../../src/bus/bus.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
+import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
+import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
 
 interface Server {
   address(): { port: number };
@@ -41,6 +43,8 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
       random: () => 0.5,
       logger,
       exit: () => undefined,
+      ledger: new LocalMoodLedger(),
+      conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, clock: fixedClock('2026-11-21T10:00:00.000Z') }),
     },
     inspect: inspection?.inspect,
   }).start();

@@ -5,7 +5,7 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion } from '../support/chat-system-harness.js';
+import { completion, modelList, START } from '../support/chat-system-harness.js';
 
 // An injected fetch carries every provider call (key validation and dialogue), with no network at all.
 t.test('the providers are reached through the injected fetch', async (t) => {
@@ -13,7 +13,7 @@ t.test('the providers are reached through the injected fetch', async (t) => {
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     calls.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
-    const body = url.endsWith('/models') ? { object: 'list', data: [] } : completion('Hello from the stand-in');
+    const body = url.endsWith('/models') ? modelList() : completion('Hello from the stand-in');
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
   const bus = new Bus({ clock: fixedClock(START) });
@@ -30,7 +30,7 @@ t.test('the providers are reached through the injected fetch', async (t) => {
   t.teardown(() => system.stop());
   system.start();
   t.equal(await system.settled(), 'ready');
-  const reply = await bus.request({ type: 'chat.requested', message: 'hi there' }, ['chat.replied', 'chat.rejected'], 2000);
+  const reply = await bus.request({ type: 'chat.requested', session: 'visitor-a', message: 'hi there' }, ['chat.replied', 'chat.rejected'], 2000);
   t.match(reply, { type: 'chat.replied', response: 'Hello from the stand-in' });
   t.same(calls, ['GET /v1/models', 'POST /v1/chat/completions'], 'one validation serves both providers, then one completion');
 });

@@ -8,7 +8,7 @@ import { EventLogLineError } from '../../src/bus/event-log-reader.js';
 import type { BusEvent } from '../../src/bus/events.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { completion, harness } from '../support/chat-system-harness.js';
+import { completion, harness, modelList } from '../support/chat-system-harness.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'event-logs');
 
@@ -30,9 +30,9 @@ t.test('a crash-truncated tail is skipped with a warning; the rest replays', asy
   const file = join(fixtures, 'truncated.jsonl');
   const warnings: string[] = [];
   const state = await replayEventLog(file, { onWarning: (w) => warnings.push(w) });
-  t.match(warnings, [/truncated\.jsonl:41: skipped a truncated last line/]);
-  t.same(state.emotions, lastOf(file, 'emotions.changed', 40).emotions, 'the emotions the live actors had');
-  t.equal(state.lastUpdated, lastOf(file, 'emotions.changed', 40).at, 'stamped like the change it folded last');
+  t.match(warnings, [/truncated\.jsonl:47: skipped a truncated last line/]);
+  t.same(state.emotions, lastOf(file, 'emotions.changed', 46).emotions, 'the emotions the live actors had');
+  t.equal(state.lastUpdated, lastOf(file, 'emotions.changed', 46).at, 'stamped like the change it folded last');
   await replayEventLog(file);
   t.pass('no warning callback is fine');
 });
@@ -55,7 +55,7 @@ t.test('a run with an event log (chat, drift, restart-free) replays to its emoti
     nock.cleanAll();
     nock.enableNetConnect();
   });
-  nock('http://llm.test').get('/v1/models').reply(200, { data: [] });
+  nock('http://llm.test').get('/v1/models').reply(200, modelList());
   nock('http://llm.test').post('/v1/chat/completions').times(3).reply(200, completion('Noted.'));
   const dir = t.testdir();
   const { system, bus, advance, file } = harness(t, { LLM_API_KEY: 'sk-test', DRIFT_INTERVAL_MS: '1000' }, dir);
@@ -65,7 +65,7 @@ t.test('a run with an event log (chat, drift, restart-free) replays to its emoti
   system.start();
   await system.settled();
   for (const message of ['I am thrilled, this is great', 'ugh, terrible and scary', 'what is the weather?']) {
-    await bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
+    await bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 2000);
     advance(2_500);
   }
   await system.stop();

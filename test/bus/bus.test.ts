@@ -56,7 +56,7 @@ t.test('events published during delivery wait their turn: one global order for e
     if (event.type === 'chat.requested') bus.publish({ type: 'dialogue.replied', correlationId: 'c1', response: 'hi' });
   });
   bus.all().subscribe((event) => second.push(event.type));
-  bus.publish({ type: 'chat.requested', correlationId: 'c1', message: 'hello' });
+  bus.publish({ type: 'chat.requested', correlationId: 'c1', session: 'visitor-a', message: 'hello' });
   bus.publish({ type: 'status.requested', correlationId: 'c2' });
   const expected = ['chat.requested', 'dialogue.replied', 'status.requested'];
   t.same(first, expected);
@@ -89,7 +89,7 @@ t.test('request accepts several reply types and keeps a given correlation id', a
     bus.publish({ type: 'chat.rejected', correlationId: request.correlationId, reason: 'initializing', error: 'not yet' });
   });
   const reply = await bus.request(
-    { type: 'chat.requested', correlationId: 'fixed-id', message: 'hi' },
+    { type: 'chat.requested', correlationId: 'fixed-id', session: 'visitor-a', message: 'hi' },
     ['chat.replied', 'chat.rejected'],
     1000,
   );
@@ -103,7 +103,7 @@ t.test('concurrent requests each get their own reply, whatever the order of repl
   const pending: string[] = [];
   bus.on('chat.requested').subscribe((request) => pending.push(request.correlationId));
   const requests = ['one', 'two', 'three'].map((message) =>
-    bus.request({ type: 'chat.requested', message }, 'chat.replied', 1000),
+    bus.request({ type: 'chat.requested', session: 'visitor-a', message }, 'chat.replied', 1000),
   );
   const messages = new Map<string, string>();
   bus.on('chat.requested').subscribe(() => undefined);
@@ -149,7 +149,7 @@ t.test('a reply of a type the request did not ask for does not settle it', async
     bus.publish({ type: 'dialogue.replied', correlationId: request.correlationId, response: 'wrong type' });
   });
   bus.request({ type: 'status.requested', correlationId: 'shared' }, 'status.reported', 1000).catch(() => undefined);
-  const chat = bus.request({ type: 'chat.requested', message: 'hi' }, 'dialogue.replied', 1000);
+  const chat = bus.request({ type: 'chat.requested', session: 'visitor-a', message: 'hi' }, 'dialogue.replied', 1000);
   t.match(await chat, { response: 'wrong type' });
   bus.publish({ type: 'dialogue.replied', correlationId: 'shared', response: 'not a status' });
   t.equal(bus.pendingRequests, 1, 'the status request still waits');

@@ -28,7 +28,7 @@ t.test('every published event round-trips through the log, in order', async (t) 
   await log.opened();
   const published = [
     bus.publish({ type: 'emotions.loaded', emotions, ...loadedAvatar, source: 'defaults' }),
-    bus.publish({ type: 'chat.requested', correlationId: 'a', message: 'I love this "quoted" line\nand a newline' }),
+    bus.publish({ type: 'chat.requested', correlationId: 'a', session: 'visitor-a', message: 'I love this "quoted" line\nand a newline' }),
     bus.publish({ type: 'emotions.drifted', deltas: { ...emotions, joy: -0.01 } }),
   ];
   await log.close();

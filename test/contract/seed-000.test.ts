@@ -8,7 +8,7 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion } from '../support/chat-system-harness.js';
+import { START, completion, modelList } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 import { readyApp } from '../support/ready-app.js';
@@ -107,7 +107,7 @@ t.test('startup order: the four critical components in parallel, then the rest, 
     // A sequential startup would never send the second call: give up after a moment so the test fails, not hangs.
     await Promise.race([bothArrived, new Promise((resolve) => setTimeout(resolve, 300))]);
     inFlight--;
-    return new Response(JSON.stringify(url.pathname.endsWith('/models') ? { object: 'list', data: [] } : completion('hi')), {
+    return new Response(JSON.stringify(url.pathname.endsWith('/models') ? modelList() : completion('hi')), {
       status: 200,
       headers: { 'content-type': 'application/json' },
     });

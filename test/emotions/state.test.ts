@@ -25,9 +25,9 @@ t.test('emotions.loaded starts over from the loaded state', (t) => {
   t.end();
 });
 
-t.test('a message and a drift tick change the emotions, the shape and last updated', (t) => {
+t.test('a committed chat and a drift tick change the emotions, the shape and last updated', (t) => {
   const start = defaultState('2026-01-01T00:00:00.000Z');
-  const analyzed = foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9 });
+  const analyzed = foldEvent(start, { type: 'chat.committed', at, correlationId: 'c', sentiment: positive });
   t.same(analyzed.emotions, processMessage(DEFAULT_EMOTIONS, positive));
   t.same(analyzed.sentiment, positive);
   t.equal(analyzed.lastUpdated, at);
@@ -38,5 +38,12 @@ t.test('a message and a drift tick change the emotions, the shape and last updat
   t.equal(drifted.lastUpdated, '2026-11-21T10:00:10.000Z');
   t.same(drifted.sentiment, positive, 'drift keeps the last sentiment');
   t.equal(foldEvent(drifted, { type: 'status.requested', at, correlationId: 'x' }), drifted, 'other events change nothing');
+  t.end();
+});
+
+t.test('a message analysed but never committed (its chat failed) changes nothing', (t) => {
+  const start = defaultState('2026-01-01T00:00:00.000Z');
+  t.equal(foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9 }), start);
+  t.equal(foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processMessage(DEFAULT_EMOTIONS, positive) }), start);
   t.end();
 });

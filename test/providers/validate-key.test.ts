@@ -10,17 +10,40 @@ t.before(() => nock.disableNetConnect());
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => nock.enableNetConnect());
 
-t.test('a key the provider accepts is valid', async (t) => {
+const models = (...ids: string[]) => ({ object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })) });
+
+t.test('a key the provider accepts is valid when it offers the configured models', async (t) => {
   const scope = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-secret' } })
     .get('/v1/models')
-    .reply(200, { object: 'list', data: [] });
-  t.equal(await validateProviderKey(provider, 1000), 'key accepted');
+    .reply(200, models('m', 'gpt-4o-mini', 'other'));
+  t.same(await validateProviderKey(provider, ['m', 'gpt-4o-mini'], 1000), { detail: 'key accepted, model m, gpt-4o-mini offered', modelsChecked: true });
   t.ok(scope.isDone());
 });
 
-t.test('HTTP 429 counts as a valid key, with one call (no retries)', async (t) => {
+t.test('a model the provider does not offer fails, naming the model, the base URL and up to 10 models offered', async (t) => {
+  const offered = Array.from({ length: 12 }, (_, i) => `llama3.${i}`);
+  nock('http://llm.test').get('/v1/models').reply(200, models(...offered));
+  const error = await validateProviderKey(provider, ['gpt-4o-mini'], 1000).catch((e: unknown) => e);
+  t.type(error, KeyValidationError);
+  t.equal(
+    (error as Error).message,
+    'model "gpt-4o-mini" is not offered by http://llm.test/v1: it offers llama3.0, llama3.1, llama3.2, llama3.3, llama3.4, llama3.5, llama3.6, llama3.7, llama3.8, llama3.9 and 2 more',
+  );
+  nock('http://llm.test').get('/v1/models').reply(200, models());
+  t.match(await validateProviderKey(provider, ['m'], 1000).catch((e: Error) => e.message), /"m" is not offered.*it lists no models/);
+});
+
+t.test('credentials in the base URL never reach the message', async (t) => {
+  const message = await validateProviderKey({ ...provider, baseURL: 'http://user:sk-in-url@llm.test/v1' }, ['m'], 1000).catch(
+    (e: Error) => e.message,
+  );
+  t.match(message, /^listing models at http:\/\/llm\.test\/v1 failed: cannot connect/);
+  t.notMatch(message, /sk-in-url|user:/);
+});
+
+t.test('HTTP 429 counts as a valid key, with one call (no retries), the models unchecked', async (t) => {
   const scope = nock('http://llm.test').get('/v1/models').once().reply(429, { error: { message: 'Rate limit reached' } });
-  t.match(await validateProviderKey(provider, 1000), /429/);
+  t.match(await validateProviderKey(provider, ['m'], 1000), { detail: /429/, modelsChecked: false });
   t.ok(scope.isDone());
 });
 
@@ -34,7 +57,7 @@ t.test('401, 403, 500, connection errors and timeouts fail, saying why and never
   ];
   for (const [reply, pattern] of cases) {
     reply(nock('http://llm.test').get('/v1/models'));
-    const error = await validateProviderKey(provider, 100).catch((e: unknown) => e);
+    const error = await validateProviderKey(provider, ['m'], 100).catch((e: unknown) => e);
     t.type(error, KeyValidationError);
     t.match((error as Error).message, pattern);
     t.match((error as Error).message, /listing models at http:\/\/llm.test\/v1/);

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import nock from 'nock';
 import { bodyLimitFor } from '../../src/http/app.js';
-import { completion } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../support/chat-system-harness.js';
 import {
   ASSETS,
   allowedStatuses,
@@ -95,7 +95,7 @@ t.test('app.inject: thousands of random requests to every endpoint', async (t) =
 
 t.test('real HTTP on port 0: a few hundred random requests, keep-alive, against the whole service', async (t) => {
   let chats = 0;
-  nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
+  nock(PROVIDER).get('/v1/models').reply(200, modelList());
   nock(PROVIDER)
     .persist()
     .post('/v1/chat/completions')

@@ -5,7 +5,7 @@ import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { replayEventLog } from '../../src/actors/replay.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { completion } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // Issue 7, load: 200 keep-alive clients poll /api/avatar once a second, as
@@ -20,7 +20,7 @@ const PERIOD_MS = 1000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test(`${CLIENTS} keep-alive clients poll the avatar while ${CHATS} chats run: no error, and the log replays to the file`, async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
+  nock(PROVIDER).get('/v1/models').reply(200, modelList());
   nock(PROVIDER).post('/v1/chat/completions').times(CHATS).delay(20).reply(200, completion('Thanks for telling me.'));
   const warnings: string[] = [];
   const warned = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);

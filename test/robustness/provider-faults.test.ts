@@ -3,7 +3,7 @@ import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import type { Bus } from '../../src/bus/bus.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { BASE_URL, completion, harness, ofType } from '../support/chat-system-harness.js';
+import { BASE_URL, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
 // Issue 7, provider faults: what the seed says for each, at startup (the key
 // check) and during a chat, in one table. Cases already in
@@ -44,7 +44,7 @@ const CHAT_ONLY: Case[] = [
   { name: 'a null content', fault: (i) => i.reply(200, completion(null)), cause: /empty reply/ },
 ];
 
-const chat = (bus: Bus, message: string) => bus.request({ type: 'chat.requested', message }, ['chat.replied', 'chat.rejected'], 2000);
+const chat = (bus: Bus, message: string) => bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 2000);
 const models = () => nock(BASE_URL.replace('/v1', '')).get('/v1/models');
 
 function fatalLine(t: Test, logs: Record<string, unknown>[], cause: RegExp): void {
@@ -76,7 +76,7 @@ t.test('startup, the key check meets JSON of another shape: the provider accepte
 
 for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
   t.test(`a chat meets ${name}: a rejection, the state flushed, one log line naming it, exit 1`, async (t) => {
-    models().reply(200, { object: 'list', data: [] });
+    models().reply(200, modelList());
     fault(nock(BASE_URL.replace('/v1', '')).post('/v1/chat/completions'));
     const { system, bus, events, logs, exited, file } = harness(t, ENV);
     system.start();

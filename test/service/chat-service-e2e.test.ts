@@ -3,7 +3,7 @@ import nock from 'nock';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_EMOTIONS, roundEmotions } from '../../src/emotions/model.js';
-import { completion } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService as start } from '../support/real-service.js';
 
 // The real composition root and the real actor system on 127.0.0.1, port 0;
@@ -42,7 +42,7 @@ t.test('no key: the page is served, the API says missing_llm_key and points to /
 
 t.test('with a key: initializing first, then ready; a chat replies and moves the emotions', async (t) => {
   // The key check answers late, so the service is seen initializing first.
-  const models = nock(PROVIDER).get('/v1/models').delay(300).reply(200, { object: 'list', data: [] });
+  const models = nock(PROVIDER).get('/v1/models').delay(300).reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e' });
   t.match((await service.get('/api/is_initialized')).body, { is_initialized: false, initializing: true, status: 'initializing' });
   const early = await service.chat({ message: 'are you there?' });
@@ -87,7 +87,7 @@ t.test('with a key: initializing first, then ready; a chat replies and moves the
 });
 
 t.test('a bad request never reaches the provider and never changes the emotions', async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
+  nock(PROVIDER).get('/v1/models').reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e', MAX_MESSAGE_LENGTH: '20' });
   await service.settled();
   const untouched = nock(PROVIDER).post('/v1/chat/completions').reply(200, completion('should not be asked'));
@@ -112,7 +112,7 @@ t.test('a bad request never reaches the provider and never changes the emotions'
 });
 
 t.test('a provider failure during a chat: a JSON error, the event log flushed, then exit(1)', async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
+  nock(PROVIDER).get('/v1/models').reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e' });
   await service.settled();
   nock(PROVIDER).post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });

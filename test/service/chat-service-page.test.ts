@@ -2,7 +2,7 @@ import t from 'tap';
 import nock from 'nock';
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from '../support/browser.js';
-import { completion } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // The whole product as a user meets it: the real service and actor system, a
@@ -12,7 +12,7 @@ mockProviderOnly(t);
 const widths = `['joy','sadness','anger','fear','curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`;
 
 t.test('with a key for an OpenAI-compatible server, the page chats and the bars move', async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, { object: 'list', data: [] });
+  nock(PROVIDER).get('/v1/models').reply(200, modelList());
   nock(PROVIDER).post('/v1/chat/completions').reply(200, completion('That makes me <em>happy</em> too!'));
   const { service } = await startRealService(t, { LLM_API_KEY: 'sk-test-page' }, { pollIntervalMs: 100 });
 

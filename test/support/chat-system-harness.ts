@@ -4,7 +4,9 @@ import type { Test } from 'tap';
 import { createChatSystem, type ChatSystem } from '../../src/actors/chat-system.js';
 import { Bus } from '../../src/bus/bus.js';
 import type { BusEvent } from '../../src/bus/events.js';
-import { loadChatConfig } from '../../src/config/chat-config.js';
+import { DEFAULT_MODEL, loadChatConfig } from '../../src/config/chat-config.js';
+import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
+import type { MoodLedger } from '../../src/mood/mood-ledger.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
@@ -17,6 +19,8 @@ export interface Harness {
   readonly bus: Bus;
   readonly file: string;
   readonly events: BusEvent[];
+  /** The mood ledger the system was given (in-process unless the caller passed one). */
+  readonly ledger: MoodLedger;
   readonly logs: Record<string, unknown>[];
   readonly exits: number[];
   /** Resolves with the exit code the first time the system calls exit. */
@@ -29,7 +33,12 @@ export interface Harness {
  * A chat system on a temporary directory with a fixed clock, a seeded random source, a
  * virtual-time scheduler, a captured logger and an exit that records instead of ending the process.
  */
-export function harness(t: Test, env: Record<string, string> = {}, dir: string = t.testdir()): Harness {
+export function harness(
+  t: Test,
+  env: Record<string, string> = {},
+  dir: string = t.testdir(),
+  ledger: MoodLedger = new LocalMoodLedger(),
+): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
   const events: BusEvent[] = [];
@@ -54,6 +63,7 @@ export function harness(t: Test, env: Record<string, string> = {}, dir: string =
     scheduler,
     dialogueRetries: 0,
     inspect: () => undefined,
+    ledger,
   });
   t.teardown(() => system.stop());
   let now = 0;
@@ -62,6 +72,7 @@ export function harness(t: Test, env: Record<string, string> = {}, dir: string =
     bus,
     file,
     events,
+    ledger,
     logs,
     exits,
     exited,
@@ -82,6 +93,12 @@ export function completion(content: string | null): object {
     model: 'gpt-4o-mini',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
   };
+}
+
+/** A provider's answer to `GET /models`: by default it offers the default model the tests configure. */
+export function modelList(...ids: string[]): object {
+  const offered = ids.length === 0 ? [DEFAULT_MODEL] : ids;
+  return { object: 'list', data: offered.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })) };
 }
 
 export function ofType<T extends BusEvent['type']>(events: BusEvent[], type: T): Extract<BusEvent, { type: T }>[] {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { completion } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../support/chat-system-harness.js';
 
 /** The provider's answer to one request (always JSON). */
 export interface ProviderAnswer {
@@ -9,37 +9,54 @@ export interface ProviderAnswer {
   readonly body: string;
 }
 
-export type ProviderBehaviour = (request: IncomingMessage) => ProviderAnswer;
+/** Decides the answer to one request, from the request and its body (a completion's JSON, parsed); may take its time. */
+export type ProviderBehaviour = (request: IncomingMessage, body: ChatCompletionBody | undefined) => ProviderAnswer | Promise<ProviderAnswer>;
+
+/** What the service sends to `POST /chat/completions`, as far as the tests look. */
+export interface ChatCompletionBody {
+  readonly model: string;
+  readonly messages: readonly { readonly role: string; readonly content: string }[];
+}
 
 export const json = (status: number, value: unknown): ProviderAnswer => ({ status, body: JSON.stringify(value) });
 
-/** A healthy OpenAI-compatible provider: the key is valid, every completion says `reply`. */
+/** A healthy OpenAI-compatible provider: the key is valid, it offers the default model, every completion says `reply`. */
 export const healthy =
   (reply = 'Nice to hear from you.'): ProviderBehaviour =>
   (request) =>
-    request.url?.endsWith('/models') ? json(200, { object: 'list', data: [] }) : json(200, completion(reply));
+    request.url?.endsWith('/models') ? json(200, modelList()) : json(200, completion(reply));
 
 export interface FakeProvider {
   /** `http://127.0.0.1:port/v1`, for LLM_BASE_URL. */
   readonly baseURL: string;
   /** Requests seen, as `METHOD /path`. */
   readonly calls: string[];
+  /** The body of every chat completion request, in arrival order: the prompts the service sent. */
+  readonly prompts: ChatCompletionBody[];
   /** Swappable while running. */
   behaviour: ProviderBehaviour;
 }
 
 /**
  * A tiny OpenAI-compatible server on 127.0.0.1, port 0, in the test process:
- * for a service in a child process, which nock cannot reach.
+ * for a service in a child process, which nock cannot reach, and for tests that
+ * read the prompts the service sent.
  */
 export async function startFakeProvider(t: Test, behaviour: ProviderBehaviour = healthy()): Promise<FakeProvider> {
-  const provider: FakeProvider = { baseURL: '', calls: [], behaviour };
+  const provider: FakeProvider = { baseURL: '', calls: [], prompts: [], behaviour };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     provider.calls.push(`${request.method} ${request.url}`);
-    request.resume();
-    const answer = provider.behaviour(request);
-    response.writeHead(answer.status, { 'content-type': 'application/json' });
-    response.end(answer.body);
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = request.method === 'POST' && text !== '' ? (JSON.parse(text) as ChatCompletionBody) : undefined;
+      if (body) provider.prompts.push(body);
+      const answer = await provider.behaviour(request, body);
+      if (response.destroyed) return;
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(answer.body);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion } from '../support/chat-system-harness.js';
+import { START, completion, modelList } from '../support/chat-system-harness.js';
 
 export interface ReadyApp {
   readonly app: FastifyInstance;
@@ -29,7 +29,7 @@ export async function readyApp(t: Test, env: Record<string, string> = {}): Promi
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(String(input instanceof Request ? input.url : input));
     calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
-    const body = url.pathname.endsWith('/models') ? { object: 'list', data: [] } : completion('I hear you.');
+    const body = url.pathname.endsWith('/models') ? modelList() : completion('I hear you.');
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
   const clock = fixedClock(START);

@@ -1,10 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { BusTimeoutError } from '../../bus/errors.js';
 import type { ChatRejection } from '../../bus/events.js';
 import { HttpError, httpError, type HttpErrorCode } from '../errors.js';
 import { chatBody } from '../present.js';
+import { visitorSession } from '../session.js';
+import type { SessionKey } from '../../bus/events.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The visitor's session key (never the cookie's id), set before the chat handler runs. */
+    session: SessionKey;
+  }
+}
 import type { SystemClient } from '../system-client.js';
 
 export interface ChatRoutesOptions {
@@ -25,6 +34,7 @@ const REJECTIONS: Record<ChatRejection, HttpErrorCode> = {
   initializing: 'NOT_INITIALIZED',
   missing_llm_key: 'MISSING_LLM_KEY',
   provider_failed: 'PROVIDER_FAILED',
+  provider_timeout: 'PROVIDER_TIMEOUT',
   unavailable: 'CHAT_UNAVAILABLE',
 };
 
@@ -60,7 +70,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         body: Type.Object({ message: Type.String({ pattern: '\\S', maxLength: maxMessageLength }) }),
       },
       attachValidation: true,
-      preValidation: async (request: FastifyRequest) => {
+      preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+        // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
+        request.session = visitorSession(request, reply);
         await assertReady(system);
         if (request.body instanceof UnreadableBody) throw request.body.error;
       },
@@ -74,10 +86,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
           ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`)
           : httpError('NO_MESSAGE');
       }
-      const answer = await system.chat(request.body.message).catch((cause: unknown) => {
+      const answer = await system.chat(request.body.message, request.session).catch((cause: unknown) => {
         if (cause instanceof BusTimeoutError) throw httpError('CHAT_TIMEOUT', undefined, cause);
         throw httpError('CHAT_UNAVAILABLE', undefined, cause);
       });
+      // The system's own words (a provider's detail among them) go to the log, not to the visitor.
       if (answer.type === 'chat.rejected') throw httpError(REJECTIONS[answer.reason], undefined, answer.error);
       return reply.send(chatBody(answer));
     },

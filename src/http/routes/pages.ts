@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { httpError } from '../errors.js';
 import type { PageName, PageRenderer } from '../page-renderer.js';
+import { visitorSession } from '../session.js';
 
 export interface PageRoutesOptions {
   readonly pages: PageRenderer;
@@ -13,6 +14,10 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { p
     });
     return reply.type('text/html; charset=utf-8').send(html);
   };
-  app.get('/', page('index'));
+  app.get('/', async (request, reply) => {
+    // The page hands the visitor a session before the first chat, so the two share one conversation.
+    visitorSession(request, reply);
+    return page('index')(request, reply);
+  });
   app.get('/error', page('error'));
 };

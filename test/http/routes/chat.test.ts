@@ -173,6 +173,7 @@ t.test('rejections from the system map to their status and body', async (t) => {
     { reason: 'initializing', statusCode: 503, body: { is_initialized: false, status: 'initializing' } },
     { reason: 'missing_llm_key', statusCode: 503, body: { status: 'missing_llm_key', is_initialized: false } },
     { reason: 'provider_failed', statusCode: 502, body: { status: 'error' } },
+    { reason: 'provider_timeout', statusCode: 504, body: { status: 'error', error: /took too long.*changed nothing/ } },
     { reason: 'unavailable', statusCode: 503, body: { status: 'error', is_initialized: false } },
   ] as const;
   for (const { reason, statusCode, body } of cases) {
