@@ -1,7 +1,7 @@
 import { Redis, type ChainableCommander, type RedisOptions } from 'ioredis';
 import type { Logger } from '../runtime/logger.js';
 import { RedisUnavailableError } from './errors.js';
-import { redactRedisUrl } from './redis-url.js';
+import { withoutCredentials } from '../runtime/url-credentials.js';
 
 /** How long a command may wait for its answer before it fails (a chat then answers 503). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
@@ -57,14 +57,23 @@ function watchConnection(client: Redis, where: string, name: string, logger: Log
  * URL without its password, and nothing left running.
  */
 export async function connectRedis(url: string, options: ConnectOptions): Promise<Redis> {
-  const where = redactRedisUrl(url);
+  const where = withoutCredentials(url);
   const client = new Redis(url, redisOptions(options.name, options.commandTimeoutMs));
   watchConnection(client, where, options.name, options.logger);
+  // connect() itself only says "Connection is closed."; the socket's error says why.
+  let cause: Error | undefined;
+  const remember = (error: Error): void => {
+    cause ??= error;
+  };
+  client.on('error', remember);
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new RedisUnavailableError(`cannot connect to Redis at ${where}: ${(error as Error).message}`, { cause: error });
+    const reason = (cause ?? (error as Error)).message;
+    throw new RedisUnavailableError(`cannot connect to Redis at ${where}: ${reason}`, { cause: cause ?? error });
+  } finally {
+    client.off('error', remember);
   }
   return client;
 }

@@ -5,9 +5,6 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RedisKeys } from './keys.js';
 
-/** `DRIFT_LEASE_MS` when unset: a replica that dies is replaced as the drifting one within this. */
-export const DEFAULT_DRIFT_LEASE_MS = 15_000;
-
 // Only the holder may extend or give up the lease: the value is the holder's own random id.
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end

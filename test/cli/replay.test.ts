@@ -30,7 +30,7 @@ t.test('hub replay FILE prints the final state in the emotions.json layout', asy
 t.test('a truncated tail gives a warning on stderr and still the state', async (t) => {
   const { stdout, stderr, error } = await runCommand(['replay', join(fixtures, 'truncated.jsonl')], { root });
   t.equal(error, undefined);
-  t.match(stderr, /^warning: .*truncated\.jsonl:41: skipped a truncated last line/);
+  t.match(stderr, /^warning: .*truncated\.jsonl:47: skipped a truncated last line/);
   t.match(JSON.parse(stdout), { version: 1, emotions: { joy: Number } });
 });
 
@@ -88,6 +88,6 @@ t.test('hub replay needs exactly one of FILE and --redis', async (t) => {
 
 t.test('an unreachable Redis is a clear error that hides the password', async (t) => {
   const { error } = await runCommand(['replay', '--redis', 'redis://:s3cret@127.0.0.1:1/0'], { root });
-  t.match(error, { message: /^cannot replay redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0: cannot connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1\/0/, oclif: { exit: 1 } });
+  t.match(error, { message: /^cannot replay redis:\/\/127\.0\.0\.1:1\/0: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0/, oclif: { exit: 1 } });
   t.notMatch(error?.message, /s3cret/);
 });

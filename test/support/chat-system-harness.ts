@@ -7,6 +7,7 @@ import type { BusEvent } from '../../src/bus/events.js';
 import { DEFAULT_MODEL, loadChatConfig } from '../../src/config/chat-config.js';
 import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
 import type { MoodLedger } from '../../src/mood/mood-ledger.js';
+import type { ConversationStore } from '../../src/sessions/conversation-store.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
@@ -38,6 +39,7 @@ export function harness(
   env: Record<string, string> = {},
   dir: string = t.testdir(),
   ledger: MoodLedger = new LocalMoodLedger(),
+  conversations?: ConversationStore,
 ): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
@@ -64,6 +66,7 @@ export function harness(
     dialogueRetries: 0,
     inspect: () => undefined,
     ledger,
+    conversations,
   });
   t.teardown(() => system.stop());
   let now = 0;

@@ -75,17 +75,12 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
 
 /**
  * A real `redis-server` (Debian's package) on a free loopback port, in a temporary directory,
- * without persistence; the test's teardown kills it and removes the directory.
+ * without persistence. `kill()` ends it and removes the directory (the benchmark calls it itself).
  */
-export async function startRedisServer(t: Test): Promise<RedisServer> {
+export async function spawnRedisServer(): Promise<RedisServer & { kill(): void }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-redis-'));
   let child: ChildProcess | undefined = await launch(port, dir);
-  t.teardown(() => {
-    child?.kill('SIGCONT');
-    child?.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
   const cli = async (...args: string[]): Promise<string> =>
     (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: BOOT_TIMEOUT_MS })).stdout.trim();
   return {
@@ -105,7 +100,20 @@ export async function startRedisServer(t: Test): Promise<RedisServer> {
     freeze: () => child?.kill('SIGSTOP'),
     thaw: () => child?.kill('SIGCONT'),
     cli,
+    kill() {
+      child?.kill('SIGCONT');
+      child?.kill('SIGKILL');
+      child = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
+}
+
+/** `spawnRedisServer()`, killed in the test's teardown. */
+export async function startRedisServer(t: Test): Promise<RedisServer> {
+  const server = await spawnRedisServer();
+  t.teardown(() => server.kill());
+  return server;
 }
 
 /** A client of the service's own settings (fail fast, reconnect), closed in the test's teardown. */

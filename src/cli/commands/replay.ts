@@ -3,7 +3,7 @@ import { replayEventLog } from '../../actors/replay.js';
 import type { EmotionState } from '../../emotions/state.js';
 import { serializeState } from '../../persistence/emotions-file.js';
 import { DEFAULT_REDIS_PREFIX } from '../../redis/keys.js';
-import { redactRedisUrl } from '../../redis/redis-url.js';
+import { withoutCredentials } from '../../runtime/url-credentials.js';
 
 export default class Replay extends Command {
   static override description =
@@ -29,7 +29,7 @@ export default class Replay extends Command {
     if ((args.file === undefined) === (flags.redis === undefined)) {
       this.error('give an event log FILE or --redis URL (one of them)', { exit: 2 });
     }
-    const source = flags.redis === undefined ? args.file! : redactRedisUrl(flags.redis);
+    const source = flags.redis === undefined ? args.file! : withoutCredentials(flags.redis);
     let text: string;
     try {
       text = serializeState(await this.#replay(args.file, flags.redis, flags.prefix));
