@@ -8,6 +8,7 @@ import { medianRunMs } from './lib/cold-start.js';
 import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
 import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeReadmeFigures, type BenchRow } from './lib/report.js';
+import { measureSessionMemory } from './session-memory.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const chats = Number(process.env.BENCH_CHATS ?? 100_000);
@@ -146,6 +147,23 @@ async function coldStartScenario(): Promise<void> {
   }
 }
 
+/** 10,000 visitors with 10 exchanges each, in the in-process conversation store, against the bare text. */
+async function sessionMemoryScenario(): Promise<void> {
+  const figures = await measureSessionMemory();
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  const ratio = figures.storeBytes / figures.textBytes;
+  rows.push({
+    scenario: `${figures.sessions.toLocaleString('en')} full sessions (${figures.exchanges} exchanges each) in memory`,
+    product: `${mb(figures.storeBytes)} heap`,
+    baseline: `${mb(figures.textBytes)} for the text alone`,
+    ratio,
+    target: '≤ 1.5',
+    met: ratio <= 1.5,
+  });
+  console.error(`session memory: ${mb(figures.storeBytes)}, ratio ${ratio.toFixed(2)}`);
+}
+
+await sessionMemoryScenario();
 const baseline = await startServerProcess('baseline');
 try {
   await httpScenarios(baseline);

@@ -8,7 +8,19 @@ export * from './emotions/emotions.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
-export { loadChatConfig, ConfigError, DEFAULT_MODEL, type ChatConfig, type ProviderConfig } from './config/chat-config.js';
+export {
+  loadChatConfig,
+  ConfigError,
+  DEFAULT_MODEL,
+  type ChatConfig,
+  type ModelFailurePolicy,
+  type ProviderConfig,
+  type TrustProxy,
+} from './config/chat-config.js';
+export { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from './sessions/conversation-store.js';
+export { MemoryConversationStore, type MemoryConversationStoreOptions } from './sessions/memory-conversation-store.js';
+export type { MoodChange, MoodLedger } from './mood/mood-ledger.js';
+export { LocalMoodLedger, MoodLedgerClosedError } from './mood/local-mood-ledger.js';
 export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './actors/chat-system.js';
 export { systemMachine, phaseOf, type SystemInput } from './actors/system-machine.js';
 export {

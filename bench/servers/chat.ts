@@ -12,6 +12,8 @@ import { openAIStandIn } from '../lib/openai-stand-in.js';
 const config = loadChatConfig({
   LLM_API_KEY: 'sk-bench',
   LLM_BASE_URL: 'http://llm.bench.invalid/v1',
+  // The model the stand-in offers: startup checks that the configured one is in its list.
+  LLM_MODEL: 'bench-model',
   PORT: '0',
   EMOTIONS_FILE: join(mkdtempSync(join(tmpdir(), 'emotion-hub-bench-')), 'emotions.json'),
   DEBUG: '0',

@@ -1,6 +1,8 @@
 // The chat page: polls the service, draws the avatar and the five bars, and
 // sends messages. Replies are put in with textContent only: a model reply is
-// text, never HTML.
+// text, never HTML. The state line tells the truth: which state the service is
+// in, whether it can be reached, and that the avatar is thinking while a reply
+// is pending.
 const POLL_MS = Number(document.body.dataset.pollMs) || 1000;
 const EMOTIONS = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
 const SHAPES = ['Circle', 'Triangle', 'Square'];
@@ -15,6 +17,17 @@ const send = document.getElementById('send');
 
 let ready = false;
 let sending = false;
+// False while the polls fail: Send stays off until one succeeds again.
+let reachable = true;
+
+/** What the state line says for each status /api/avatar reports other than ready. */
+const STATE_TEXT = {
+  initializing: 'The service is initializing; chat is off until it is ready…',
+  error: 'The service has failed (state: error); chat is off.',
+  missing_llm_key: 'The service has no language model key (state: missing_llm_key); chat is off.',
+};
+const READY_TEXT = 'Ready. Say something.';
+const UNREACHABLE_TEXT = 'The service cannot be reached; Send is off until it answers again…';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -53,11 +66,56 @@ function say(kind, text) {
   item.scrollIntoView({ block: 'nearest' });
 }
 
+function updateSend() {
+  send.disabled = !ready || sending || !reachable;
+}
+
 function setReady(value, text) {
   ready = value;
-  send.disabled = !ready || sending;
+  updateSend();
   stateLine.textContent = text;
   document.body.dataset.ready = String(ready);
+}
+
+function setReachable(value) {
+  if (reachable === value) return;
+  reachable = value;
+  document.body.dataset.reachable = String(value);
+  updateSend();
+  // Back in reach, the next answer's state says what to show.
+  if (!value) stateLine.textContent = UNREACHABLE_TEXT;
+}
+
+/** Follows the state /api/avatar reports: says which one when it is not ready, and comes back when it is. */
+function followStatus(status) {
+  if (status === 'ready') {
+    if (!ready || stateLine.textContent !== READY_TEXT) setReady(true, READY_TEXT);
+  } else if (status === 'missing_llm_key') {
+    goToErrorPage('/error');
+  } else {
+    setReady(false, STATE_TEXT[status] || `The service is not ready (state: ${status}); chat is off.`);
+  }
+}
+
+/** The avatar's reply is pending: a "thinking" line under the visitor's message, which stays. */
+function showThinking() {
+  const item = document.createElement('li');
+  item.id = 'thinking';
+  item.className = 'message bot thinking';
+  item.setAttribute('aria-busy', 'true');
+  const who = document.createElement('span');
+  who.className = 'who';
+  who.textContent = 'Avatar';
+  const body = document.createElement('p');
+  body.textContent = 'Thinking';
+  item.append(who, body);
+  conversation.append(item);
+  item.scrollIntoView({ block: 'nearest' });
+  document.body.dataset.thinking = 'true';
+  return () => {
+    item.remove();
+    document.body.dataset.thinking = 'false';
+  };
 }
 
 function goToErrorPage(path) {
@@ -75,8 +133,9 @@ async function waitUntilInitialized() {
   for (;;) {
     try {
       const { body } = await getJson('/api/is_initialized');
+      setReachable(true);
       if (body.is_initialized) {
-        setReady(true, 'Ready. Say something.');
+        setReady(true, READY_TEXT);
         return;
       }
       if (!body.initializing) {
@@ -85,26 +144,33 @@ async function waitUntilInitialized() {
       }
       setReady(false, body.message || 'The system is initializing…');
     } catch {
-      setReady(false, 'Cannot reach the service. Retrying…');
+      setReachable(false);
     }
     await sleep(POLL_MS);
   }
 }
 
-/** Redraws from /api/avatar every POLL_MS, whatever the phase; a slow answer is not asked for twice. */
+/**
+ * Redraws from /api/avatar every POLL_MS, whatever the phase, and follows the state it reports once
+ * the start is over; a slow answer is not asked for twice. A poll that fails (no answer, or not
+ * the avatar's JSON) marks the service unreachable until one succeeds.
+ */
 let polling = false;
+let started = false;
 async function pollAvatar() {
   if (polling) return;
   polling = true;
   try {
     const { response, body } = await getJson('/api/avatar');
+    if (typeof body.status !== 'string') throw new Error(`no state in the answer (${response.status})`);
+    setReachable(true);
     if (response.ok) {
       drawEmotions(body.emotions);
       drawShape(body.avatar_shape);
-      if (body.status === 'missing_llm_key') goToErrorPage('/error');
     }
+    if (started || body.status === 'missing_llm_key') followStatus(body.status);
   } catch {
-    // The service is away for a moment; the next poll tries again.
+    setReachable(false);
   } finally {
     polling = false;
   }
@@ -119,15 +185,17 @@ form.addEventListener('submit', async (event) => {
     return;
   }
   sending = true;
-  send.disabled = true;
+  updateSend();
   say('user', text);
   input.value = '';
+  const doneThinking = showThinking();
   try {
     const { response, body } = await getJson('/api/chat', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ message: text }),
     });
+    doneThinking();
     if (response.ok) {
       say('bot', String(body.response ?? ''));
       drawEmotions(body.emotions);
@@ -143,15 +211,18 @@ form.addEventListener('submit', async (event) => {
     say('error', 'Cannot reach the service. Your message is back in the box.');
     input.value = text;
   } finally {
+    doneThinking();
     sending = false;
-    send.disabled = !ready;
+    updateSend();
     input.focus();
   }
 });
 
 async function start() {
+  started = false;
   setReady(false, 'Connecting…');
   await waitUntilInitialized();
+  started = true;
 }
 
 void start();

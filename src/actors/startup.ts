@@ -45,11 +45,12 @@ export interface ValidateKeyInput {
 
 /** Stage 1: one provider key, validated by listing the provider's models, which must include the configured ones. */
 export const validateKey = fromPromise<string, ValidateKeyInput>(async ({ input, signal }) => {
-  const { detail, modelsChecked } = await validateProviderKey(input.provider, input.models, input.timeoutMs, signal, input.fetch);
-  if (!modelsChecked) {
+  const { detail, modelsUnchecked } = await validateProviderKey(input.provider, input.models, input.timeoutMs, signal, input.fetch);
+  if (modelsUnchecked !== undefined) {
+    const where = providerAddress(input.provider);
     input.logger.warn(
-      { models: input.models, provider: providerAddress(input.provider) },
-      `${providerAddress(input.provider)} answered HTTP 429 (rate limited): the key counts as valid, but whether it offers ${input.models.join(', ')} could not be checked`,
+      { models: input.models, provider: where },
+      `the key for ${where} counts as valid, but ${modelsUnchecked}: whether it offers ${input.models.join(', ')} could not be checked`,
     );
   }
   return detail;

@@ -12,8 +12,8 @@ export class KeyValidationError extends Error {
 export interface KeyValidation {
   /** A short note for the log. */
   readonly detail: string;
-  /** False when the provider answered 429: the key counts as valid, but its models could not be read. */
-  readonly modelsChecked: boolean;
+  /** Set when the key counts as valid but the models could not be checked: why (a 429, a list of another shape). */
+  readonly modelsUnchecked?: string;
 }
 
 /** How many of the provider's models a failure names, so that the line stays one line. */
@@ -34,7 +34,7 @@ function describeOffer(offered: readonly string[]): string {
 /**
  * Checks a key by listing the provider's models, once (no retries), and checks that each of
  * `models` is in the list. HTTP 429 means the key was accepted and only the rate is exceeded, so it
- * counts as valid (seed 000), with the models unchecked. Anything else that is not a success (401,
+ * counts as valid (seed 000), with the models unchecked; so does a success that is not a model list. Anything else that is not a success (401,
  * 403, other statuses, connection errors, timeouts), or a model that is not offered, rejects.
  * `signal` abandons the call (startup failed elsewhere).
  */
@@ -46,19 +46,24 @@ export async function validateProviderKey(
   fetch?: typeof globalThis.fetch,
 ): Promise<KeyValidation> {
   const client = createProviderClient(provider, { timeoutMs, maxRetries: 0, fetch });
-  let offered: string[];
+  let listed: unknown;
   try {
-    const page = await client.models.list({ signal });
-    offered = page.data.map((model) => model.id);
+    // The raw body, not `models.list()`: its page turns a body of another shape into an empty list.
+    listed = (await client.get<{ data?: unknown } | null>('/models', { signal }))?.data;
   } catch (error) {
-    if (error instanceof OpenAI.RateLimitError) return { detail: 'key accepted (HTTP 429: rate limited)', modelsChecked: false };
+    if (error instanceof OpenAI.RateLimitError) {
+      return { detail: 'key accepted (HTTP 429: rate limited)', modelsUnchecked: 'it answered HTTP 429 (rate limited)' };
+    }
     throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error)}`);
   }
+  // A success that is not a model list still accepted the key; only the models cannot be read from it.
+  if (!Array.isArray(listed)) return { detail: 'key accepted (the answer was not a model list)', modelsUnchecked: 'its answer was not a model list' };
+  const offered = listed.map((model: { id?: unknown }) => String(model?.id));
   const missing = models.find((model) => !offered.includes(model));
   if (missing !== undefined) {
     throw new KeyValidationError(`model "${missing}" is not offered by ${providerAddress(provider)}: ${describeOffer(offered)}`);
   }
-  return { detail: `key accepted, model ${models.join(', ')} offered`, modelsChecked: true };
+  return { detail: `key accepted, model ${models.join(', ')} offered` };
 }
 
 /** Whether two providers are the same account on the same server, so one validation serves both. */

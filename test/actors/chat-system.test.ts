@@ -333,7 +333,7 @@ t.test('HTTP 429: the key counts as valid, and a warning says the models could n
   const { system, logs } = harness(t, KEY);
   system.start();
   t.equal(await system.settled(), 'ready');
-  t.match(logs.find((line) => line.level === 40)?.msg, /http:\/\/llm\.test\/v1 answered HTTP 429.*whether it offers gpt-4o-mini could not be checked/);
+  t.match(logs.find((line) => line.level === 40)?.msg, /key for http:\/\/llm\.test\/v1 counts as valid, but it answered HTTP 429.*whether it offers gpt-4o-mini could not be checked/);
 });
 
 t.test('credentials in the base URL never reach a log line', async (t) => {

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { modelList } from '../support/chat-system-harness.js';
 import { json, startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
 
@@ -38,4 +39,24 @@ t.test('a key the provider refuses: the detailed failure is logged and the proce
   t.match(text, /Incorrect API key provided/, 'the reason is in the log');
   t.notMatch(text, 'sk-refused-key', 'the key is not');
   t.ok(run.lines.some((line) => line.msg === 'the chat service exits'), 'the last line made it out before the exit');
+});
+
+t.test('a model the local server does not have stops hub serve at once, with one line listing the models it has', async (t) => {
+  const provider = await startFakeProvider(t, (request) =>
+    request.url?.endsWith('/models') ? json(200, modelList('llama3.2:latest', 'qwen2.5:7b', 'nomic-embed-text:latest')) : json(500, {}),
+  );
+  const baseURL = provider.baseURL.replace('http://', 'http://ollama:sk-in-the-url@');
+  const run = serve(t, { LLM_API_KEY: 'ollama', LLM_BASE_URL: provider.baseURL });
+  t.equal(await run.exited, 1);
+  const fatal = run.lines.filter((line) => line.level === 60);
+  t.equal(fatal.length, 1, 'one line');
+  t.equal(
+    fatal[0]?.msg,
+    `chat system failed: primaryProvider: model "gpt-4o-mini" is not offered by ${provider.baseURL}: it offers llama3.2:latest, qwen2.5:7b, nomic-embed-text:latest; exiting with status 1`,
+  );
+  t.same(provider.calls, ['GET /v1/models'], 'no chat was ever tried');
+
+  const withCredentials = serve(t, { LLM_API_KEY: 'ollama', LLM_BASE_URL: baseURL });
+  t.equal(await withCredentials.exited, 1);
+  t.notMatch(JSON.stringify(withCredentials.lines) + withCredentials.stderr(), 'sk-in-the-url', 'credentials in the base URL never reach the log');
 });

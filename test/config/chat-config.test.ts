@@ -46,6 +46,36 @@ t.test('unusable values are errors that name the variable', (t) => {
   t.end();
 });
 
+t.test('visitors: MAX_SESSIONS, SESSION_IDLE_MS, ON_MODEL_FAILURE and TRUST_PROXY', (t) => {
+  t.match(loadChatConfig({}), { maxSessions: 10_000, sessionIdleMs: 1_800_000, onModelFailure: 'exit', trustProxy: false });
+  t.match(loadChatConfig({ MAX_SESSIONS: '50', SESSION_IDLE_MS: '60000', ON_MODEL_FAILURE: 'Stay' }), {
+    maxSessions: 50,
+    sessionIdleMs: 60_000,
+    onModelFailure: 'stay',
+  });
+  t.equal(loadChatConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+  t.equal(loadChatConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  t.equal(loadChatConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy, '127.0.0.1,10.0.0.0/8');
+  const hops = loadChatConfig({ TRUST_PROXY: '1' }).trustProxy as (address: string, hop: number) => boolean;
+  t.same([hops('10.0.0.1', 0), hops('10.0.0.2', 1)], [true, false], 'a number trusts that many hops');
+  t.throws(() => loadChatConfig({ ON_MODEL_FAILURE: 'retry' }), new ConfigError('ON_MODEL_FAILURE must be one of exit, stay, got "retry"'));
+  t.throws(() => loadChatConfig({ MAX_SESSIONS: '0' }), /MAX_SESSIONS must be a whole number from 1/);
+  t.throws(() => loadChatConfig({ SESSION_IDLE_MS: 'soon' }), /SESSION_IDLE_MS/);
+  t.end();
+});
+
+t.test('a bad base URL is named without the credentials it carries', (t) => {
+  const error = (() => {
+    try {
+      return loadChatConfig({ LLM_BASE_URL: 'ftp://user:sk-secret@host/v1' });
+    } catch (caught) {
+      return caught as Error;
+    }
+  })() as Error;
+  t.equal(error.message, 'LLM_BASE_URL must be an http(s) URL, got "ftp://host/v1"');
+  t.end();
+});
+
 t.test('REDIS_URL makes the process a replica; REDIS_PREFIX and DRIFT_LEASE_MS tune it', (t) => {
   t.equal(loadChatConfig({}).redis, undefined, 'unset: one process alone');
   t.same(loadChatConfig({ REDIS_URL: 'redis://127.0.0.1:6379/0' }).redis, {

@@ -111,6 +111,69 @@ t.test('with the key missing the page goes to /error, which explains LLM_API_KEY
   await page.reload();
   await page.locator('#state', { hasText: 'ready now' }).waitFor();
   t.equal(await page.locator('#state a').getAttribute('href'), '/');
+  t.equal(await page.locator('h1').textContent(), 'Emotion chat is ready', 'no "not available" headline when it is ready');
+  t.equal(await page.title(), 'Emotion chat: ready');
+  await page.screenshot({ path: `${OUTPUT}/error-page-ready.png`, fullPage: true });
+});
+
+t.test('while a reply is pending the avatar is thinking and the message stays', async (t) => {
+  const { address } = await served(t);
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/chat', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${address}/`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  await page.getByLabel('Your message').fill('are you thinking?');
+  await page.getByLabel('Your message').press('Enter');
+  await page.locator('#thinking', { hasText: 'Thinking' }).waitFor();
+  t.equal(await page.locator('.message.user p').textContent(), 'are you thinking?', 'the message stays visible');
+  t.ok(await page.isDisabled('#send'), 'one message at a time');
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: `${OUTPUT}/page-thinking.png`, fullPage: true });
+  release();
+  await page.locator('.message.bot:not(.thinking)').waitFor();
+  t.equal(await page.locator('#thinking').count(), 0, 'the thinking line is gone with the reply');
+  t.equal(await page.locator('.message.bot p').textContent(), 'Hello there!');
+});
+
+t.test('a page that loses its service says so, turns Send off, and comes back when a poll succeeds', async (t) => {
+  const { address } = await served(t);
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${address}/`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  t.notOk(await page.isDisabled('#send'));
+  // The network to the service is gone: every API request fails as a dropped connection does.
+  await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+  await page.locator('#state', { hasText: 'cannot be reached' }).waitFor();
+  t.ok(await page.isDisabled('#send'), 'Send is off while the service cannot be reached');
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.screenshot({ path: `${OUTPUT}/page-unreachable.png`, fullPage: true });
+  await page.unroute('**/api/**');
+  await page.locator('#state', { hasText: /^Ready\./ }).waitFor();
+  t.notOk(await page.isDisabled('#send'), 'Send is back once a poll succeeds');
+});
+
+t.test('when the state leaves ready the page says which state, and follows it back', async (t) => {
+  const { system, address } = await served(t);
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${address}/`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  system.phase = 'failed';
+  await page.locator('#state', { hasText: 'state: error' }).waitFor();
+  t.ok(await page.isDisabled('#send'));
+  system.phase = 'initializing';
+  await page.locator('#state', { hasText: 'initializing' }).waitFor();
+  t.ok(await page.isDisabled('#send'));
+  system.phase = 'ready';
+  await page.locator('#state', { hasText: /^Ready\./ }).waitFor();
+  t.notOk(await page.isDisabled('#send'));
 });
 
 t.test('on a phone-sized screen the page stacks into one readable column', async (t) => {

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import type { Bus } from '../../src/bus/bus.js';
+import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { BASE_URL, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
@@ -68,10 +69,11 @@ for (const { name, fault, cause } of FAULTS) {
 
 t.test('startup, the key check meets JSON of another shape: the provider accepted the key, so it counts as valid', async (t) => {
   models().reply(200, { result: 'not a model list' });
-  const { system, exits } = harness(t, ENV);
+  const { system, exits, logs } = harness(t, ENV);
   system.start();
   t.equal(await system.settled(), 'ready');
   t.same(exits, []);
+  t.match(logs.find((line) => line.level === 40)?.msg, /its answer was not a model list: whether it offers gpt-4o-mini could not be checked/);
 });
 
 for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
@@ -81,11 +83,13 @@ for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
     const { system, bus, events, logs, exited, file } = harness(t, ENV);
     system.start();
     t.equal(await system.settled(), 'ready');
-    t.match(await chat(bus, 'what a lovely morning'), { type: 'chat.rejected', reason: 'provider_failed' });
+    const reason = name === 'a timeout' ? 'provider_timeout' : 'provider_failed';
+    t.match(await chat(bus, 'what a lovely morning'), { type: 'chat.rejected', reason });
     t.equal(await exited, 1);
     fatalLine(t, logs, cause);
     const saved = parseEmotionsFile(file, readFileSync(file, 'utf8'));
-    t.same(saved.emotions, ofType(events, 'emotions.changed').at(-1)?.emotions, 'the file holds the last state, the message included');
+    t.same(saved.emotions, DEFAULT_EMOTIONS, 'the file holds the state as it was: the failed message changed nothing');
+    t.same(ofType(events, 'emotions.changed'), []);
     t.match(await chat(bus, 'hello again?'), { type: 'chat.rejected', reason: 'unavailable' }, 'no chat after the failure');
   });
 }

@@ -25,6 +25,8 @@ export class FakeSystem {
   chatBehaviour: ChatBehaviour = { kind: 'reply', response: 'Hello there!' };
   /** The messages that reached the system, in order. */
   readonly messages: string[] = [];
+  /** The session key each message came with, in the same order. */
+  readonly sessions: string[] = [];
   private readonly subscriptions: Subscription[];
 
   constructor(private readonly bus: Bus) {
@@ -41,7 +43,10 @@ export class FakeSystem {
           lastUpdated: this.lastUpdated,
         });
       }),
-      bus.on('chat.requested').subscribe(({ correlationId, message }) => this.answerChat(correlationId, message)),
+      bus.on('chat.requested').subscribe(({ correlationId, message, session }) => {
+        this.sessions.push(session);
+        this.answerChat(correlationId, message);
+      }),
     ];
   }
 

@@ -1,0 +1,60 @@
+import t from 'tap';
+import { SESSION_COOKIE, sessionKey } from '../../src/http/session.js';
+import { chat, harness } from '../support/http-harness.js';
+
+const COOKIE = new RegExp(`^${SESSION_COOKIE}=([A-Za-z0-9_-]{22}); Path=/; HttpOnly; SameSite=Lax$`);
+
+t.test('GET / gives a new visitor a session cookie: 128 random bits, HttpOnly, SameSite=Lax, Path=/', async (t) => {
+  const { app } = await harness(t);
+  const first = await app.inject({ method: 'GET', url: '/' });
+  const second = await app.inject({ method: 'GET', url: '/' });
+  const [, id] = COOKIE.exec(String(first.headers['set-cookie'])) ?? [];
+  t.ok(id, String(first.headers['set-cookie']));
+  t.equal(Buffer.from(id!, 'base64url').length, 16);
+  t.not(COOKIE.exec(String(second.headers['set-cookie']))?.[1], id, 'every new visitor gets a new id');
+  const back = await app.inject({ method: 'GET', url: '/', cookies: { [SESSION_COOKIE]: id! } });
+  t.equal(back.headers['set-cookie'], undefined, 'a visitor with a session keeps it');
+});
+
+t.test('POST /api/chat: the bus gets the session key (a SHA-256), never the id; a cookie is set when absent or malformed', async (t) => {
+  const { app, system } = await harness(t);
+  const fresh = await chat(app, { message: 'hello' });
+  const [, id] = COOKIE.exec(String(fresh.headers['set-cookie'])) ?? [];
+  t.ok(id);
+  const again = await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'again' }, cookies: { [SESSION_COOKIE]: id! } });
+  t.equal(again.statusCode, 200);
+  t.equal(again.headers['set-cookie'], undefined);
+  t.same(system.sessions, [sessionKey(id!), sessionKey(id!)]);
+  t.match(system.sessions[0], /^[0-9a-f]{64}$/);
+  const forged = await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'x' }, cookies: { [SESSION_COOKIE]: '../../etc' } });
+  t.match(String(forged.headers['set-cookie']), COOKIE, 'an id of the wrong form is replaced');
+  t.not(system.sessions[2], sessionKey('../../etc'));
+});
+
+t.test('a chat refused while initializing still hands out the session cookie', async (t) => {
+  const { app, system } = await harness(t);
+  system.phase = 'initializing';
+  const response = await chat(app, { message: 'hello' });
+  t.equal(response.statusCode, 503);
+  t.match(String(response.headers['set-cookie']), COOKIE);
+});
+
+t.test('Secure only over https: X-Forwarded-Proto counts only behind a trusted proxy (TRUST_PROXY)', async (t) => {
+  const untrusted = await harness(t);
+  const spoofed = await untrusted.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+  t.notMatch(String(spoofed.headers['set-cookie']), /Secure/, 'no trusted proxy: the header is ignored');
+  const trusted = await harness(t, { config: { maxMessageLength: 50, providerTimeoutMs: 50, trustProxy: true } });
+  const proxied = await trusted.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+  t.match(String(proxied.headers['set-cookie']), /; Secure/);
+  const plain = await trusted.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'http' } });
+  t.notMatch(String(plain.headers['set-cookie']), /Secure/);
+});
+
+t.test('the session id never reaches a log line, even with debug request lines on', async (t) => {
+  const { app, logs } = await harness(t);
+  const first = await app.inject({ method: 'GET', url: '/' });
+  const [, id] = COOKIE.exec(String(first.headers['set-cookie'])) ?? [];
+  await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'hi' }, cookies: { [SESSION_COOKIE]: id! } });
+  t.ok(logs().length > 0);
+  t.notMatch(JSON.stringify(logs()), id!);
+});
