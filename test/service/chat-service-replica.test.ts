@@ -6,7 +6,9 @@ import t from 'tap';
 import { defaultState } from '../../src/emotions/state.js';
 import { toEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { redisKeys } from '../../src/redis/keys.js';
+import { replayMoodStream } from '../../src/redis/mood-history.js';
 import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
+import { replayEventLog } from '../../src/actors/replay.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { eventually } from '../support/eventually.js';
 import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';
@@ -52,6 +54,10 @@ t.test('two services on one REDIS_URL share the mood; the first seeds it from it
   t.equal(await redis.cli('CLIENT', 'LIST').then((list) => list.split('\n').filter((line) => / name=(commands|mood-stream) /.test(line)).length), 2, 'the first closed its two connections');
   const snapshot = await loadMoodSnapshot(client, redisKeys('one:'));
   t.equal(snapshot?.position.seq, 1, 'the snapshot covers the chat');
+
+  await second.service.close();
+  const shared = (await replayMoodStream(client, redisKeys('one:'))).state;
+  t.same((await replayEventLog(own('b').EVENT_LOG)).emotions, shared.emotions, "the second replica's own event log replays to the shared state");
 });
 
 t.test('a REDIS_URL nobody answers is a start-up error naming it without its password', async (t) => {
