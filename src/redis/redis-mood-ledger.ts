@@ -123,12 +123,19 @@ export class RedisMoodLedger implements MoodLedger {
   async #follow(): Promise<void> {
     const { reader, keys } = this.#options;
     const signal = this.#stop.signal;
+    let failing = false;
     while (!signal.aborted) {
       let reply: [string, [string, string[]][]][] | null;
       try {
         reply = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', keys.moodStream, this.#current.position.id)) as typeof reply;
-      } catch {
-        // Lost connection: the client reconnects by itself; read on from the same position then.
+        failing = false;
+      } catch (error) {
+        // A lost connection is logged by the connection and reconnects by itself; anything else
+        // (the key is not a stream) is logged once here. Either way, read on from the same position.
+        if (!failing && reader.status === 'ready' && !signal.aborted) {
+          this.#options.logger.error({ reason: (error as Error).message }, `cannot read the mood stream: ${(error as Error).message}`);
+        }
+        failing = true;
         await whenReady(reader, signal);
         await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
         continue;

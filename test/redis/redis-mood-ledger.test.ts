@@ -189,3 +189,21 @@ t.test('append after close rejects; close is idempotent', async (t) => {
   await Promise.all([a.ledger.close(), a.ledger.close()]);
   await t.rejects(a.ledger.append(chat(1)), { name: 'RedisUnavailableError', message: 'the mood ledger is closed' });
 });
+
+t.test('a stream key of the wrong type is logged once and read again until it is right', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('wrongtype:');
+  const log = capturedLogger();
+  const a = await replica(t, server, keys, { logger: log.logger });
+  await server.cli('DEL', keys.moodStream);
+  await server.cli('SET', keys.moodStream, 'not a stream');
+  const lines = () => log.lines().filter((line) => String(line.msg).startsWith('cannot read the mood stream'));
+  await eventually('the error line', () => (lines().length > 0 ? true : undefined));
+  await new Promise((resolve) => setTimeout(resolve, 300)); // several retries
+  t.equal(lines().length, 1, 'logged once, not at every retry');
+  t.match(lines()[0], { level: 50, reason: /WRONGTYPE/ });
+  await server.cli('DEL', keys.moodStream);
+  await a.ledger.append(chat(1));
+  await eventually('the ledger to read again', () => (a.seen.length === 1 ? true : undefined));
+  t.same(a.failures, []);
+});
