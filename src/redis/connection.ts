@@ -12,7 +12,7 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
  * connection rejects rather than running a second time after the reconnect (an append must never
  * be applied twice). The client itself keeps reconnecting, at most a second apart.
  */
-export function redisOptions(name: string, commandTimeoutMs: number | undefined): RedisOptions {
+function redisOptions(name: string, commandTimeoutMs: number | undefined): RedisOptions {
   return {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -66,3 +66,21 @@ t.test('a REDIS_URL nobody answers is a start-up error naming it without its pas
     message: /^REDIS_URL: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0: connect ECONNREFUSED/,
   });
 });
+
+t.test('a Redis with a password: the replica authenticates, and the password reaches no log line or error', async (t) => {
+  provider();
+  const redis = await startRedisServer(t);
+  await redis.cli('CONFIG', 'SET', 'requirepass', 'pw-Zq81-secret');
+  const url = redis.url.replace('redis://', 'redis://:pw-Zq81-secret@');
+  const service = await startRealService(t, { ...REPLICA, REDIS_URL: url });
+  await service.settled();
+  t.equal((await service.chat({ message: 'I love this' })).status, 200, 'it works with the password');
+  await service.service.close();
+  t.match(JSON.stringify(service.logs), /this process is a replica on redis:\/\/127\.0\.0\.1:\d+\/0/);
+  t.notMatch(JSON.stringify(service.logs), /pw-Zq81-secret/);
+
+  const wrong = redis.url.replace('redis://', 'redis://:not-the-pw-7@');
+  const error = (await startRealService(t, { ...REPLICA, REDIS_URL: wrong }).catch((e: unknown) => e)) as Error;
+  t.match(error.message, /^REDIS_URL: cannot connect to Redis at redis:\/\/127\.0\.0\.1:\d+\/0: WRONGPASS/);
+  t.notMatch(error.message, /not-the-pw-7/);
+});
