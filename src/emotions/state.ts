@@ -46,9 +46,9 @@ export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
         lastUpdated: event.lastUpdated,
       };
     case 'chat.committed':
-      return advanceAvatar({ ...state, sentiment: event.sentiment }, processMessage(state.emotions, event.sentiment), event.at);
+      return foldMoodChange(state, { kind: 'chat', correlationId: event.correlationId, sentiment: event.sentiment, at: event.at });
     case 'emotions.drifted':
-      return advanceAvatar(state, applyDrift(state.emotions, event.deltas), event.at);
+      return foldMoodChange(state, { kind: 'drift', deltas: event.deltas, at: event.at });
     default:
       return state;
   }
