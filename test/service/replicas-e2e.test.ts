@@ -148,7 +148,12 @@ t.test('three replicas share one mood, one ordered stream and the visitors’ co
   const during: { status: number; body: any }[] = [];
   let stopLoad = false;
   const background = (async () => {
-    for (let n = 0; !stopLoad && n < 2000; n++) during.push(await chat(replicas[n % 3]!.address));
+    for (let n = 0; !stopLoad && n < 5000; n++) {
+      const answer = await chat(replicas[n % 3]!.address);
+      during.push(answer);
+      // Refusals come back at once: pace them, so the bounded loop outlasts the outage.
+      if (answer.status !== 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   })();
   await eventually('some chats before the outage', () => (during.length >= 10 ? true : undefined));
   const before = await avatar(replicas[1]!);
@@ -163,7 +168,7 @@ t.test('three replicas share one mood, one ordered stream and the visitors’ co
   );
   t.equal(reads[1]!.body.is_initialized, true);
   t.ok(before.body.emotions, 'a state was there to read');
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   await redis.start();
   const backFrom = during.length;
   await eventually('chats to succeed again on every replica', () =>
@@ -225,7 +230,8 @@ t.test('SIGKILL the drifting replica: another drifts within the lease time', asy
   const killed = Date.now();
   const next = await eventually('another replica to take the lease', () => replicas.find((replica) => replica !== holder && holding(replica)));
   const tookOver = Date.now() - killed;
-  t.ok(tookOver < 2 * LEASE_MS + 500, `taken over ${tookOver} ms after the kill (lease ${LEASE_MS} ms, renewed every ${LEASE_MS / 3} ms)`);
+  // At most the lease time and a renewal period in theory; the margin is for a loaded machine.
+  t.ok(tookOver < 2 * LEASE_MS + 1500, `taken over ${tookOver} ms after the kill (lease ${LEASE_MS} ms, renewed every ${LEASE_MS / 3} ms)`);
   t.equal(replicas.filter(holding).length, 2, 'the dead one and its successor: never a third');
   const afterTakeover = await drifts();
   await eventually('the successor to drift', async () => ((await drifts()) >= afterTakeover + 3 ? true : undefined));
