@@ -7,6 +7,7 @@ import type { ConversationStore } from '../../src/sessions/conversation-store.js
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
+import { systemPrompt } from '../../src/actors/dialogue-actor.js';
 import { BASE_URL, START, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
@@ -148,6 +149,7 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
     { role: 'system', content: /joy 0\.\d\d, sadness 0\.\d\d, anger 0\.\d\d, fear 0\.\d\d, curiosity 0\.\d\d/ },
     { role: 'user', content: message },
   ]);
+  t.equal(bodies[0]?.messages[0]?.content, systemPrompt(expected), 'the prompt carries the emotions as the message makes them, before the commit');
   await chat(bus, 'and then?');
   t.match(bodies[1]?.messages.slice(1), [
     { role: 'user', content: message },

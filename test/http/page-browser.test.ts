@@ -142,19 +142,22 @@ t.test('while a reply is pending the avatar is thinking and the message stays', 
 });
 
 t.test('a page that loses its service says so, turns Send off, and comes back when a poll succeeds', async (t) => {
-  const { address } = await served(t);
+  const { app, address } = await served(t);
   const context = await launchChromium(t);
   const page = await context.newPage();
   await page.goto(`${address}/`);
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
   t.notOk(await page.isDisabled('#send'));
-  // The network to the service is gone: every API request fails as a dropped connection does.
-  await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+  // The service stops: its port refuses connections.
+  await app.close();
   await page.locator('#state', { hasText: 'cannot be reached' }).waitFor();
   t.ok(await page.isDisabled('#send'), 'Send is off while the service cannot be reached');
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/page-unreachable.png`, fullPage: true });
-  await page.unroute('**/api/**');
+  // It comes back on the same address.
+  const again = await harness(t, { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 2000 } });
+  const { port } = new URL(address);
+  await again.app.listen({ host: '127.0.0.1', port: Number(port) });
   await page.locator('#state', { hasText: /^Ready\./ }).waitFor();
   t.notOk(await page.isDisabled('#send'), 'Send is back once a poll succeeds');
 });

@@ -49,6 +49,8 @@ async function assertReady(system: SystemClient): Promise<void> {
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+  // Declared up front, so that every request object keeps one shape.
+  app.decorateRequest('session', '');
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(?:[\w.-]+\+)?json(?:;|$)/, { parseAs: 'string' }, (request, body, done) => {
