@@ -86,3 +86,17 @@ t.test('a holder cut off from Redis counts itself out within the lease time, and
   t.ok(pttl < TTL_MS + 200, `it stopped within the lease time (${pttl} ms)`);
   await eventually('the lease back once Redis answers', () => (lease.held() ? true : undefined), 3000);
 });
+
+t.test('a holder whose lease another took counts itself out at its next renewal, and says so', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('taken:');
+  const log = capturedLogger();
+  const lease = new RedisDriftLease({ client: await redisClient(t, server.url), keys, logger: log.logger, ttlMs: TTL_MS });
+  t.teardown(() => lease.close());
+  await eventually('the lease', () => (lease.held() ? true : undefined));
+  await server.cli('SET', keys.driftLease, 'someone-else', 'PX', '60000');
+  await eventually('the holder to notice', () => (lease.held() ? undefined : true), 2000);
+  t.match(log.lines().at(-1), { level: 40, msg: 'this replica lost the drift lease: another one drifts' });
+  await lease.close();
+  t.equal(await server.cli('GET', keys.driftLease), 'someone-else', 'closing does not release a lease it no longer holds');
+});

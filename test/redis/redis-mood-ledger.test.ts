@@ -207,3 +207,19 @@ t.test('a stream key of the wrong type is logged once and read again until it is
   await eventually('the ledger to read again', () => (a.seen.length === 1 ? true : undefined));
   t.same(a.failures, []);
 });
+
+t.test('a subscriber that throws is logged; the others still get every change', async (t) => {
+  const server = await startRedisServer(t);
+  const log = capturedLogger();
+  const a = await replica(t, server, redisKeys('throws:'), { logger: log.logger });
+  const unsubscribe = a.ledger.subscribe(() => {
+    throw new Error('subscriber bug');
+  });
+  await a.ledger.append(chat(1));
+  await eventually('the change', () => (a.seen.length === 1 ? true : undefined));
+  t.match(log.lines(), [{ level: 50, msg: 'a mood ledger subscriber failed', err: { message: 'subscriber bug' } }]);
+  unsubscribe();
+  await a.ledger.append(chat(2));
+  await eventually('the next change', () => (a.seen.length === 2 ? true : undefined));
+  t.equal(log.lines().length, 1, 'an unsubscribed one is not called');
+});
