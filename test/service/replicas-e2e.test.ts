@@ -244,6 +244,13 @@ t.test('SIGKILL the drifting replica: another drifts within the lease time', asy
     return JSON.stringify(a!.body.emotions) === JSON.stringify(b!.body.emotions) ? true : undefined;
   });
   t.pass('the survivors report the same emotions');
+
+  // One drifter at a time: a 100 ms timer never fires early, so drift entries from one replica
+  // are at least ~100 ms apart; two drifting at once would interleave closer entries.
+  const times = (await streamEntries(t, redis)).flatMap((entry) => (entry.change.kind === 'drift' ? [Date.parse(entry.change.at)] : []));
+  const gaps = times.slice(1).map((time, n) => time - times[n]!);
+  t.ok(times.length >= 6, `${times.length} drift entries`);
+  t.ok(Math.min(...gaps) >= 90, `never two drifts in the same period (closest ${Math.min(...gaps)} ms apart)`);
 });
 
 t.test('Redis unreachable at startup: one line naming the URL without its password, exit status 1', async (t) => {
