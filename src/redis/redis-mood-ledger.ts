@@ -37,8 +37,8 @@ export interface RedisMoodLedgerOptions {
   readonly reader: Redis;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** The state to start from when Redis holds none yet: the first replica's emotions file, or the defaults. */
-  readonly seed: EmotionState;
+  /** The state to start from when Redis holds none yet (the first replica's emotions file, or the defaults); read only then. */
+  readonly seed: () => Promise<EmotionState>;
   readonly clock?: Clock;
   /** The command connection's timeout: an append fails after it, and Redis refuses to run it after 3/4 of it. */
   readonly appendTimeoutMs?: number;
@@ -73,8 +73,12 @@ export class RedisMoodLedger implements MoodLedger {
   static async open(options: RedisMoodLedgerOptions): Promise<RedisMoodLedger> {
     const { client, keys } = options;
     try {
-      await seedMoodSnapshot(client, keys, options.seed);
-      const snapshot = await loadMoodSnapshot(client, keys);
+      let snapshot = await loadMoodSnapshot(client, keys);
+      if (snapshot === undefined) {
+        // Several replicas may start at once: the seed script keeps the first seed saved.
+        await seedMoodSnapshot(client, keys, await options.seed());
+        snapshot = await loadMoodSnapshot(client, keys);
+      }
       return new RedisMoodLedger(options, await catchUp(client, keys, snapshot!));
     } catch (error) {
       options.reader.disconnect();

@@ -39,7 +39,6 @@ export interface JoinOptions {
  */
 export async function joinReplicas(options: JoinOptions): Promise<Replica> {
   const { redis, config, logger, clock } = options;
-  const seed = (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
   const opened: Redis[] = [];
   try {
     const client = await connectRedis(redis.url, { name: 'commands', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS });
@@ -47,6 +46,8 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     const reader = await connectRedis(redis.url, { name: 'mood-stream', logger });
     opened.push(reader);
     const keys = redisKeys(redis.prefix);
+    // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
+    const seed = async (): Promise<EmotionState> => (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
     const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, seed, clock, onFailure: options.onFailure });
     const sharedState = ledger.state;
     logger.info(

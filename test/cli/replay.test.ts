@@ -54,7 +54,7 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
     reader: await redisClient(t, server.url),
     keys,
     logger: capturedLogger().logger,
-    seed,
+    seed: async () => seed,
     snapshotWindowMs: 1,
     onFailure: (error) => t.fail(error.message),
   });

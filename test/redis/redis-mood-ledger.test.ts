@@ -44,7 +44,7 @@ async function replica(
     reader: await redisClient(t, server.url, { name: 'reader' }),
     keys,
     logger: capturedLogger().logger,
-    seed: SEED,
+    seed: async () => SEED,
     appendTimeoutMs: 500,
     snapshotWindowMs: 20,
     onFailure: (error) => failures.push(error),
@@ -83,7 +83,7 @@ t.test('replicas apply every change once, in one order, and agree with the repla
 t.test('the first replica seeds the snapshot; a later one starts from the snapshot and the stream after it', async (t) => {
   const server = await startRedisServer(t);
   const keys = redisKeys('seed:');
-  const first = await replica(t, server, keys, { seed: { ...SEED, emotions: { ...SEED.emotions, joy: 0.9 } } });
+  const first = await replica(t, server, keys, { seed: async () => ({ ...SEED, emotions: { ...SEED.emotions, joy: 0.9 } }) });
   t.equal(first.ledger.state.emotions.joy, 0.9, 'no snapshot yet: the seed is the state');
   for (let n = 0; n < 5; n++) await first.ledger.append(chat(n));
   await eventually('five changes', () => (first.seen.length === 5 ? true : undefined));
@@ -91,8 +91,8 @@ t.test('the first replica seeds the snapshot; a later one starts from the snapsh
   await eventually('the coalesced snapshot to cover all five', async () => ((await loadMoodSnapshot(client, keys))?.position.seq === 5 ? true : undefined));
   await first.ledger.append(drift(1)); // after the snapshot: read from the stream by the next replica
   await eventually('six changes', () => (first.seen.length === 6 ? true : undefined));
-  const later = await replica(t, server, keys, { seed: SEED });
-  t.same(later.ledger.state, first.ledger.state, 'snapshot + stream = the running replica, and its own seed is ignored');
+  const later = await replica(t, server, keys, { seed: async () => t.fail('read a seed although Redis has a snapshot') as never });
+  t.same(later.ledger.state, first.ledger.state, 'snapshot + stream = the running replica; its own seed is not even read');
   t.equal(later.seen.length, 0, 'nothing from before it started is delivered again');
   await later.ledger.append(chat(9));
   await eventually('both to see the new change', () => (later.seen.length === 1 && first.seen.length === 7 ? true : undefined));

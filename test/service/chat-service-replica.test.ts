@@ -36,6 +36,8 @@ t.test('two services on one REDIS_URL share the mood; the first seeds it from it
   writeFileSync(own('a').EMOTIONS_FILE, JSON.stringify(toEmotionsFile(carried)));
   const first = await startRealService(t, { ...REPLICA, ...own('a'), REDIS_URL: redis.url, REDIS_PREFIX: 'one:' });
   await first.settled();
+  // Once Redis holds the mood, a replica's own file is only a local copy: even a damaged one is not read.
+  writeFileSync(own('b').EMOTIONS_FILE, '{"version": 1, "emo');
   const second = await startRealService(t, { ...REPLICA, ...own('b'), REDIS_URL: redis.url, REDIS_PREFIX: 'one:' });
   await second.settled();
   t.equal((await second.get('/api/avatar')).body.emotions.joy, 0.9, "the second starts from the first one's file, through Redis");
