@@ -81,6 +81,12 @@ export async function spawnRedisServer(): Promise<RedisServer & { kill(): void }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-redis-'));
   let child: ChildProcess | undefined = await launch(port, dir);
+  // Even if a test ends its process before its teardown runs, its server does not outlive it.
+  const killOnExit = (): void => {
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
   const cli = async (...args: string[]): Promise<string> =>
     (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: BOOT_TIMEOUT_MS })).stdout.trim();
   return {
@@ -101,6 +107,7 @@ export async function spawnRedisServer(): Promise<RedisServer & { kill(): void }
     thaw: () => child?.kill('SIGCONT'),
     cli,
     kill() {
+      process.off('exit', killOnExit);
       child?.kill('SIGCONT');
       child?.kill('SIGKILL');
       child = undefined;
