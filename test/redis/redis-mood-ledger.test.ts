@@ -223,3 +223,16 @@ t.test('a subscriber that throws is logged; the others still get every change', 
   await eventually('the next change', () => (a.seen.length === 2 ? true : undefined));
   t.equal(log.lines().length, 1, 'an unsubscribed one is not called');
 });
+
+t.test('Redis back without its data: the numbering starts over, which a replica reports instead of applying', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('flushed:');
+  const a = await replica(t, server, keys);
+  for (let n = 0; n < 3; n++) await a.ledger.append(chat(n));
+  await eventually('three changes', () => (a.seen.length === 3 ? true : undefined));
+  await server.cli('FLUSHALL');
+  await a.ledger.append(chat(9));
+  const failure = await eventually('the failure', () => a.failures[0]);
+  t.match(failure.message, /went from entry 3 to entry 1/);
+  t.equal(a.seen.length, 3);
+});
