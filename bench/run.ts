@@ -2,6 +2,7 @@
 // Figures, not pass/fail: the table says which targets are met. `--write-docs` records them in docs/performance.md.
 import { fileURLToPath } from 'node:url';
 import { startFakeHub } from '../test/support/fake-hub.js';
+import { spawnRedisServer } from '../test/support/redis-server.js';
 import { startServerProcess, type ServerProcess } from './lib/child.js';
 import { medianRunMs } from './lib/cold-start.js';
 import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
@@ -21,8 +22,9 @@ interface Measured {
   readonly cpuUsPerRequest: number;
 }
 
-const figures = ({ load: f, cpuUsPerRequest }: Measured): string =>
-  `${Math.round(f.requestsPerSecond).toLocaleString('en')} req/s, ${Math.round(cpuUsPerRequest)} µs CPU/req, p99 ${f.p99Ms} ms${f.errors + f.non2xx ? `, ${f.errors} errors, ${f.non2xx} non-2xx` : ''}`;
+/** A load's figures, with the server's CPU time per request when it was measured. */
+const figures = ({ load: f, cpuUsPerRequest }: { load: LoadFigures; cpuUsPerRequest?: number }): string =>
+  `${Math.round(f.requestsPerSecond).toLocaleString('en')} req/s, ${cpuUsPerRequest === undefined ? '' : `${Math.round(cpuUsPerRequest)} µs CPU/req, `}p99 ${f.p99Ms} ms${f.errors + f.non2xx ? `, ${f.errors} errors, ${f.non2xx} non-2xx` : ''}`;
 
 async function measure(server: ServerProcess, options: LoadOptions): Promise<Measured> {
   const before = await server.cpuMicros();
@@ -102,6 +104,67 @@ async function webhookScenario(baseline: ServerProcess): Promise<void> {
   }
 }
 
+/** The same load split over `urls` at once (connections shared out), summed. */
+async function loadAcross(urls: readonly string[], options: Omit<LoadOptions, 'url'>): Promise<LoadFigures> {
+  const connections = Math.max(1, Math.round((options.connections ?? 50) / urls.length));
+  const parts = await Promise.all(urls.map((url) => measureLoad({ ...options, url, connections })));
+  const sum = (pick: (f: LoadFigures) => number): number => parts.reduce((total, part) => total + pick(part), 0);
+  return {
+    requestsPerSecond: sum((f) => f.requestsPerSecond),
+    p50Ms: Math.max(...parts.map((f) => f.p50Ms)),
+    p99Ms: Math.max(...parts.map((f) => f.p99Ms)),
+    requests: sum((f) => f.requests),
+    errors: sum((f) => f.errors),
+    non2xx: sum((f) => f.non2xx),
+  };
+}
+
+/**
+ * One replica against three on one Redis (every process on these same two cores, with Redis and
+ * the load generator): what sharing the mood costs, not how far more machines would scale.
+ */
+async function replicaScenario(): Promise<void> {
+  const redis = await spawnRedisServer();
+  const started: ServerProcess[] = [];
+  try {
+    const replicasOn = async (prefix: string, count: number): Promise<string[]> => {
+      const replicas = await Promise.all(
+        Array.from({ length: count }, () => startServerProcess('chat', { BENCH_REDIS_URL: redis.url, BENCH_REDIS_PREFIX: prefix })),
+      );
+      started.push(...replicas);
+      return replicas.map((replica) => replica.url);
+    };
+    const one = await replicasOn('bench-one:', 1);
+    const three = await replicasOn('bench-three:', 3);
+    const body = JSON.stringify({ message: 'What a wonderful, curious day it is!' });
+    const post = { method: 'POST' as const, body, headers: { 'content-type': 'application/json' }, durationSeconds: seconds };
+    const get = { durationSeconds: seconds };
+    for (const [what, options, path] of [
+      ['POST /api/chat', post, '/api/chat'],
+      ['GET /api/avatar', get, '/api/avatar'],
+    ] as const) {
+      await loadAcross(one.map((url) => url + path), { ...options, durationSeconds: 1 });
+      const single = await loadAcross(one.map((url) => url + path), options);
+      await loadAcross(three.map((url) => url + path), { ...options, durationSeconds: 1 });
+      const spread = await loadAcross(three.map((url) => url + path), options);
+      const ratio = spread.requestsPerSecond / single.requestsPerSecond;
+      // No ratio target: on one machine the replicas share its cores (docs/replicas.md); only errors fail the row.
+      rows.push({
+        scenario: `${what}: three replicas on one Redis vs one replica`,
+        product: figures({ load: spread }),
+        baseline: figures({ load: single }),
+        ratio,
+        target: 'no errors',
+        met: spread.errors + spread.non2xx + single.errors + single.non2xx === 0,
+      });
+      console.error(`${what} replicas: ratio ${ratio.toFixed(2)}`);
+    }
+  } finally {
+    await Promise.all(started.map((replica) => replica.stop()));
+    redis.kill();
+  }
+}
+
 async function coldStartScenario(): Promise<void> {
   const hub = await startFakeHub();
   try {
@@ -139,6 +202,7 @@ try {
 } finally {
   await baseline.stop();
 }
+await replicaScenario();
 await coldStartScenario();
 
 console.log(`\nemotion-hub benchmark, ${seconds} s per load, ${machineLine()}\n`);

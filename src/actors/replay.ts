@@ -2,8 +2,8 @@ import type { BusEvent } from '../bus/events.js';
 import { readEventLog } from '../bus/event-log-reader.js';
 import { defaultState, foldEvent, type EmotionState } from '../emotions/state.js';
 
-/** The start of a log with no `emotions.loaded`: the defaults, at the epoch (no clock in a replay). */
-const REPLAY_START = defaultState(new Date(0).toISOString());
+/** The start of a log with no `emotions.loaded` (or a Redis with no snapshot): the defaults, at the epoch (no clock in a replay). */
+export const REPLAY_START = defaultState(new Date(0).toISOString());
 
 /** Folds events into the final state, exactly as the live actors changed it. */
 export async function replayEvents(events: AsyncIterable<BusEvent> | Iterable<BusEvent>): Promise<EmotionState> {

@@ -118,7 +118,8 @@ export interface EmotionsLoaded extends Stamped<'emotions.loaded'> {
   readonly avatarShape: AvatarShape;
   readonly sentiment: Sentiment;
   readonly lastUpdated: string;
-  readonly source: 'file' | 'defaults';
+  /** `shared`: the snapshot and stream of replicas on Redis. */
+  readonly source: 'file' | 'defaults' | 'shared';
 }
 
 /** An accepted message's sentiment. It changes nothing until its chat is committed (`chat.committed`). */
@@ -170,6 +171,14 @@ export interface DialogueFailed extends Stamped<'dialogue.failed'>, Correlated {
   readonly timedOut: boolean;
 }
 
+/**
+ * The visitor's conversation could not be read (a shared store is away), so the model was not
+ * called: the chat is refused as unavailable, which is not a model failure and ends nothing.
+ */
+export interface DialogueUnavailable extends Stamped<'dialogue.unavailable'>, Correlated {
+  readonly reason: string;
+}
+
 /** Asks the persistence actor to write the state now (shutdown, fatal errors). */
 export interface PersistenceFlushRequested extends Stamped<'persistence.flush.requested'>, Correlated {}
 
@@ -204,6 +213,7 @@ export type BusEvent =
   | AvatarChanged
   | DialogueReplied
   | DialogueFailed
+  | DialogueUnavailable
   | PersistenceFlushRequested
   | PersistenceSaved
   | PersistenceFailed;
@@ -237,6 +247,7 @@ const EVENT_TYPE_TABLE: Record<EventType, true> = {
   'emotions.changed': true,
   'avatar.changed': true,
   'dialogue.replied': true,
+  'dialogue.unavailable': true,
   'dialogue.failed': true,
   'persistence.flush.requested': true,
   'persistence.saved': true,

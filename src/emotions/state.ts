@@ -1,6 +1,7 @@
 import type { BusEvent } from '../bus/events.js';
 import { chooseShape } from './avatar.js';
 import type { AvatarShape, Emotions, Sentiment } from './emotions.js';
+import type { MoodChange } from '../mood/mood-ledger.js';
 import { DEFAULT_EMOTIONS, applyDrift, processMessage } from './model.js';
 
 /** Everything the service remembers across restarts: numbers and labels, never user text. */
@@ -45,10 +46,22 @@ export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
         lastUpdated: event.lastUpdated,
       };
     case 'chat.committed':
-      return advanceAvatar({ ...state, sentiment: event.sentiment }, processMessage(state.emotions, event.sentiment), event.at);
+      return foldMoodChange(state, { kind: 'chat', correlationId: event.correlationId, sentiment: event.sentiment, at: event.at });
     case 'emotions.drifted':
-      return advanceAvatar(state, applyDrift(state.emotions, event.deltas), event.at);
+      return foldMoodChange(state, { kind: 'drift', deltas: event.deltas, at: event.at });
     default:
       return state;
   }
+}
+
+/**
+ * The state after one ledger change: a chat decays the emotions and applies its sentiment, a
+ * drift adds its deltas; the avatar follows. Pure, so every replica folding the same ledger in
+ * the same order holds the same state, and a replay of the ledger reproduces it.
+ */
+export function foldMoodChange(state: EmotionState, change: MoodChange): EmotionState {
+  if (change.kind === 'chat') {
+    return advanceAvatar({ ...state, sentiment: change.sentiment }, processMessage(state.emotions, change.sentiment), change.at);
+  }
+  return advanceAvatar(state, applyDrift(state.emotions, change.deltas), change.at);
 }

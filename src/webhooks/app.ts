@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { buildContext, type WebhookContext } from './context.js';
+import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import type { WebhookHandler } from './handler.js';
@@ -20,6 +21,8 @@ export interface WebhooksAppDeps {
   readonly handlerFor: (name: string) => WebhookHandler | undefined;
   readonly events: DeliveryEvents;
   readonly landingPage: () => Promise<string>;
+  /** Set (`redisUrl`): a delivery whose `Webhook-Id` was handled already is answered 200 and not handled again. */
+  readonly dedup?: DeliveryDedup;
 }
 
 /**
@@ -106,15 +109,33 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       // Bound only when a handler or a failure asks for it: a child logger per delivery shows in the benchmark.
       log: () => request.log.child(delivery) as Logger,
     });
+    const { dedup } = deps;
+    const webhookId = dedup === undefined ? undefined : context.webhookId;
+    if (webhookId !== undefined && !(await claimDelivery(dedup!, webhookId))) {
+      context.log.info({ event: context.event }, 'webhook delivery repeated: handled already, not handled again');
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ duplicate: true }));
+    }
     if (writes(request.log, 'info')) request.log.info({ ...delivery, event: context.event, repo: payload.repo.name }, 'webhook delivery received');
     deps.events.emit({ payload, context });
     const handler = name === '' ? undefined : deps.handlerFor(name);
-    return reply.type('application/json; charset=utf-8').send(await runHandler(handler, payload, context, reply));
+    const body = await runHandler(handler, payload, context, reply);
+    // A failed delivery stays unclaimed: the Hub's retry of it is handled.
+    if (webhookId !== undefined && reply.statusCode >= 500) await dedup!.release(webhookId).catch(() => undefined);
+    return reply.type('application/json; charset=utf-8').send(body);
   };
 
   app.post(WEBHOOKS_PREFIX, { onRequest: checkDelivery }, receive);
   app.post(`${WEBHOOKS_PREFIX}/*`, { onRequest: checkDelivery }, receive);
   return app;
+}
+
+/** Whether this replica is the first to see the delivery; 503 (the Hub retries) when that cannot be known. */
+async function claimDelivery(dedup: DeliveryDedup, webhookId: string): Promise<boolean> {
+  try {
+    return await dedup.claim(webhookId);
+  } catch {
+    throw new WebhookDeliveryError(503, 'Cannot tell whether this delivery was handled before (the delivery store is unavailable); try again later.');
+  }
 }
 
 /** The handler's result as JSON text; a throw is logged with the delivery and answered 500. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { firstValueFrom, skip } from 'rxjs';
 import t from 'tap';
+import type { ConversationStore } from '../../src/sessions/conversation-store.js';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
@@ -361,6 +362,28 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
   t.same(ofType(events, 'emotions.changed'), []);
   t.match(await status(bus), { emotions: DEFAULT_EMOTIONS, lastUpdated: START });
   t.same(exits, [], 'a ledger refusal is not a model failure');
+});
+
+t.test('a chat whose conversation cannot be read is rejected as unavailable, before any model call, and changes nothing', async (t) => {
+  modelsOk(); // no completion mock: a model call would fail the chat as a model failure and exit
+  const away: ConversationStore = {
+    history: async () => {
+      throw new Error('Redis is unavailable: cannot read the conversation');
+    },
+    remember: async () => undefined,
+    close: async () => undefined,
+  };
+  const { system, bus, events, exits } = harness(t, KEY, undefined, { conversations: away });
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'I love this'), {
+    type: 'chat.rejected',
+    reason: 'unavailable',
+    error: 'The conversation could not be read (Redis is unavailable: cannot read the conversation); nothing changed. Please try again.',
+  });
+  t.same(ofType(events, 'dialogue.failed'), [], 'not a model failure');
+  t.same(ofType(events, 'emotions.changed'), []);
+  t.same(exits, [], 'the service goes on');
 });
 
 t.test('with a ledger that delivers later, a chat answers only once its own change is back, with the state after it', async (t) => {

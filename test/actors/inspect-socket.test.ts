@@ -9,6 +9,7 @@ import { Bus } from '../../src/bus/bus.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
+import { ALWAYS_HELD } from '../../src/mood/drift-lease.js';
 import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
 import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
 import { eventually } from '../support/eventually.js';
@@ -46,6 +47,7 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
       exit: () => undefined,
       ledger: new LocalMoodLedger(),
       conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, clock: fixedClock('2026-11-21T10:00:00.000Z') }),
+      driftLease: ALWAYS_HELD,
     },
     inspect: inspection?.inspect,
   }).start();

@@ -9,6 +9,7 @@ import { DEFAULT_MODEL, loadChatConfig } from '../../src/config/chat-config.js';
 import { buildApp } from '../../src/http/app.js';
 import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
 import type { MoodLedger } from '../../src/mood/mood-ledger.js';
+import type { ConversationStore } from '../../src/sessions/conversation-store.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   readonly debug?: boolean;
   /** The mood ledger (default: a new in-process one); tests pass one that refuses or delivers late. */
   readonly ledger?: MoodLedger;
+  /** The visitors' conversations (default: the in-process store); tests pass one that fails. */
+  readonly conversations?: ConversationStore;
 }
 
 /**
@@ -49,7 +52,7 @@ export function harness(
   t: Test,
   env: Record<string, string> = {},
   dir: string = t.testdir(),
-  { fetch, debug = true, ledger = new LocalMoodLedger() }: HarnessOptions = {},
+  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations }: HarnessOptions = {},
 ): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
@@ -77,6 +80,7 @@ export function harness(
     ...(fetch ? { fetch } : {}),
     inspect: () => undefined,
     ledger,
+    ...(conversations ? { conversations } : {}),
   });
   t.teardown(() => system.stop());
   let now = 0;
