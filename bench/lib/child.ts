@@ -3,13 +3,18 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 /** What a benchmark server process says over IPC. */
-export type ChildMessage = { readonly kind: 'listening'; readonly url: string } | { readonly kind: 'stats'; readonly stats: Record<string, number> };
+export type ChildMessage =
+  | { readonly kind: 'listening'; readonly url: string }
+  | { readonly kind: 'stats'; readonly stats: Record<string, number> }
+  | { readonly kind: 'cpu'; readonly micros: number };
 
 /** A server under measurement, in its own process so it never shares a core's event loop with the load generator. */
 export interface ServerProcess {
   readonly url: string;
   /** Asks the child for its figures (memory after GC, counters). */
   stats(): Promise<Record<string, number>>;
+  /** The CPU time (user and system) the child has used so far, in microseconds. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -34,6 +39,13 @@ export async function startServerProcess(script: string, env: Record<string, str
         if (reply.kind === 'stats') return reply.stats;
       }
     },
+    async cpuMicros() {
+      child.send('cpu');
+      for (;;) {
+        const [reply] = (await once(child, 'message')) as [ChildMessage];
+        if (reply.kind === 'cpu') return reply.micros;
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
@@ -47,6 +59,10 @@ export async function startServerProcess(script: string, env: Record<string, str
 export function reportListening(url: string, collect: () => Record<string, number> = memoryAfterGc): void {
   process.on('message', (request) => {
     if (request === 'stats') process.send?.({ kind: 'stats', stats: collect() } satisfies ChildMessage);
+    if (request === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ kind: 'cpu', micros: user + system } satisfies ChildMessage);
+    }
   });
   process.send?.({ kind: 'listening', url } satisfies ChildMessage);
 }

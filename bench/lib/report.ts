@@ -29,12 +29,12 @@ export function markdownTable(rows: readonly BenchRow[]): string {
 const BEGIN = '<!-- bench:begin -->';
 const END = '<!-- bench:end -->';
 
-/** Replaces the README's figures between the bench markers, leaving the rest untouched. */
-export function writeReadmeFigures(readmePath: string, rows: readonly BenchRow[], takenAt: Date): void {
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${readmePath} has no ${BEGIN} … ${END} section`);
+/** Replaces the figures between the bench markers of a document (docs/performance.md), leaving the rest untouched. */
+export function writeFigures(docPath: string, rows: readonly BenchRow[], takenAt: Date): void {
+  const doc = readFileSync(docPath, 'utf8');
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${docPath} has no ${BEGIN} … ${END} section`);
   const figures = `${BEGIN}\nTaken ${takenAt.toISOString().slice(0, 10)} on ${machineLine()}.\n\n${markdownTable(rows)}\n`;
-  writeFileSync(readmePath, readme.slice(0, start) + figures + readme.slice(end));
+  writeFileSync(docPath, doc.slice(0, start) + figures + doc.slice(end));
 }

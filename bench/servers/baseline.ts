@@ -18,7 +18,7 @@ const health = { status: 'healthy', timestamp: '2026-11-21T00:00:00.000Z' };
 app.get('/avatar', async (_request, reply) => reply.headers(sameHeaders).send(avatar));
 app.get('/health', async (_request, reply) => reply.headers(sameHeaders).send(health));
 // The chat service sends the security headers on every answer; the receiving server sends none.
-app.post('/chat', async (request, reply) => reply.headers(sameHeaders).send({ received: typeof request.body }));
+// (Chat has its own baseline, chat-direct.ts: a bare POST would measure the model client, not the service.)
 app.post('/echo', async (request) => ({ received: typeof request.body }));
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -1,4 +1,5 @@
 // The chat service as `hub serve` runs it (debug logging off), its provider an instant in-process stand-in.
+// BENCH_REDIS_URL (and BENCH_REDIS_PREFIX) make it one replica on that Redis, as REDIS_URL does.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ const config = loadChatConfig({
   PORT: '0',
   EMOTIONS_FILE: join(mkdtempSync(join(tmpdir(), 'emotion-hub-bench-')), 'emotions.json'),
   DEBUG: '0',
+  REDIS_URL: process.env.BENCH_REDIS_URL,
+  REDIS_PREFIX: process.env.BENCH_REDIS_PREFIX,
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;

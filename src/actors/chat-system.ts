@@ -6,6 +6,8 @@ import type { ChatConfig } from '../config/chat-config.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
+import type { EmotionState } from '../emotions/state.js';
+import { ALWAYS_HELD, type DriftLease } from '../mood/drift-lease.js';
 import { LocalMoodLedger } from '../mood/local-mood-ledger.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
@@ -33,6 +35,10 @@ export interface ChatSystemDeps {
   ledger?: MoodLedger;
   /** The visitors' conversations. Default: in process, bounded by MAX_SESSIONS and SESSION_IDLE_MS. Closed on stop. */
   conversations?: ConversationStore;
+  /** Who drifts. Default: this process, always. Closed on stop (a shared lease is handed over). */
+  driftLease?: DriftLease;
+  /** The state the given shared ledger holds: the system starts from it instead of the emotions file. */
+  sharedState?: EmotionState;
 }
 
 export interface ChatSystem {
@@ -57,6 +63,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const { bus, logger } = deps;
   const inspection = deps.inspect ? undefined : inspectionFromEnv(process.env, logger);
   const ledger = deps.ledger ?? new LocalMoodLedger();
+  const driftLease = deps.driftLease ?? ALWAYS_HELD;
   const conversations =
     deps.conversations ??
     new MemoryConversationStore({ maxSessions: deps.config.maxSessions, idleMs: deps.config.sessionIdleMs, clock: deps.clock });
@@ -73,6 +80,8 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       fetch: deps.fetch,
       ledger,
       conversations,
+      driftLease,
+      sharedState: deps.sharedState,
     },
     inspect: deps.inspect ?? inspection?.inspect,
   });
@@ -115,8 +124,8 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
             .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
         }
         actor.stop();
-        await Promise.all([ledger.close(), conversations.close()]).catch((error: unknown) =>
-          logger.error({ err: error }, 'the mood ledger or the conversation store did not close cleanly'),
+        await Promise.all([ledger.close(), conversations.close(), driftLease.close()]).catch((error: unknown) =>
+          logger.error({ err: error }, 'the mood ledger, the conversation store or the drift lease did not close cleanly'),
         );
         inspection?.stop();
       })()),

@@ -6,7 +6,7 @@ import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
-import type { ConversationStore } from '../sessions/conversation-store.js';
+import type { ConversationStore, ConversationTurn } from '../sessions/conversation-store.js';
 import { publishLate } from './publish.js';
 
 export interface DialogueInput {
@@ -63,10 +63,17 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   const exchanges = new Map<string, Exchange>();
 
   async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
+    let history: readonly ConversationTurn[];
+    try {
+      history = await conversations.history(exchange.session);
+    } catch (error) {
+      exchanges.delete(correlationId);
+      publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
+      return;
+    }
     const abort = new AbortController();
     inFlight.add(abort);
     try {
-      const history = await conversations.history(exchange.session);
       const completion = await client.chat.completions.create(
         {
           model: provider.model,

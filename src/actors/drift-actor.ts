@@ -1,12 +1,15 @@
 import { asyncScheduler, interval, type SchedulerLike } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import { driftDeltas } from '../emotions/model.js';
+import type { DriftLease } from '../mood/drift-lease.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 
 export interface DriftInput {
   readonly ledger: MoodLedger;
+  /** A tick drifts only while this process holds the lease (replicas: one drifts at a time). */
+  readonly lease: DriftLease;
   readonly clock: Clock;
   readonly intervalMs: number;
   readonly random: Random;
@@ -20,6 +23,7 @@ export interface DriftInput {
  */
 export const driftActor = fromCallback<EventObject, DriftInput>(({ input }) => {
   const subscription = interval(input.intervalMs, input.scheduler ?? asyncScheduler).subscribe(() => {
+    if (!input.lease.held()) return;
     const change = { kind: 'drift', deltas: driftDeltas(input.random), at: input.clock.now().toISOString() } as const;
     // A tick the ledger cannot record (closed at shutdown, a shared store away) is skipped; the next one draws again.
     input.ledger.append(change).catch(() => undefined);

@@ -1,15 +1,5 @@
-import { createRequire } from 'node:module';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
-
-/** The part of a `ws` WebSocket this adapter uses (the package ships no types of its own). */
-interface Socket {
-  readonly readyState: number;
-  send(data: string): void;
-  terminate(): void;
-  on(event: 'open' | 'close' | 'error', listener: () => void): void;
-}
-
-const { WebSocket } = createRequire(import.meta.url)('ws') as { WebSocket: { new (url: string): Socket; readonly OPEN: number } };
+import { WebSocket } from 'ws';
 
 /** Events kept while the inspector is unreachable; older ones are dropped. */
 const MAX_QUEUED = 200;
@@ -33,7 +23,7 @@ function toJson(event: StatelyInspectionEvent): string {
  * unreachable, this one stops for good, and its timer and socket never keep the process alive.
  */
 export class InspectorSocket {
-  private socket: Socket | undefined;
+  private socket: WebSocket | undefined;
   private retry: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly queue: string[] = [];

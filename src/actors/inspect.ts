@@ -1,7 +1,5 @@
-import { createInspector } from '@statelyai/inspect';
 import type { InspectionEvent, MachineContext, Observer } from 'xstate';
 import type { Logger } from '../runtime/logger.js';
-import { InspectorSocket } from './inspect-socket.js';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
@@ -35,14 +33,43 @@ export function inspectionFromEnv(env: NodeJS.ProcessEnv, logger: Logger): Inspe
     };
     return { inspect, stop: () => undefined };
   }
-  if (/^wss?:\/\//.test(setting)) {
-    const inspector = createInspector(new InspectorSocket(setting), {
-      sanitizeContext,
-      sanitizeEvent: (event) => ({ type: event.type }),
-    });
-    inspector.start();
-    return { inspect: inspector.inspect, stop: () => inspector.stop() };
-  }
+  if (/^wss?:\/\//.test(setting)) return socketInspection(setting, logger);
   logger.warn({ XSTATE_INSPECT: setting }, 'XSTATE_INSPECT must be "log" or a ws:// URL; inspection is off');
   return undefined;
+}
+
+/** Events kept while the inspector's modules load; the socket keeps as many while it connects. */
+const MAX_EARLY_EVENTS = 200;
+
+/**
+ * Streams to a Stately inspector. @statelyai/inspect and ws (and what they load) are imported
+ * only here, when XSTATE_INSPECT asks for it; the events of the first moments wait for them.
+ */
+function socketInspection(url: string, logger: Logger): Inspection {
+  const early: InspectionEvent[] = [];
+  let send: ((event: InspectionEvent) => void) | undefined;
+  let stopInspector: (() => void) | undefined;
+  let stopped = false;
+  void Promise.all([import('@statelyai/inspect'), import('./inspect-socket.js')]).then(
+    ([{ createInspector }, { InspectorSocket }]) => {
+      if (stopped) return;
+      const inspector = createInspector(new InspectorSocket(url), { sanitizeContext, sanitizeEvent: (event) => ({ type: event.type }) });
+      inspector.start();
+      send = (event) => inspector.inspect.next?.(event);
+      stopInspector = () => inspector.stop();
+      for (const event of early.splice(0)) send(event);
+    },
+    (error: unknown) => logger.warn({ err: error }, 'XSTATE_INSPECT: the inspector could not be loaded; inspection is off'),
+  );
+  return {
+    inspect: (event) => {
+      if (send) send(event);
+      else if (!stopped && early.push(event) > MAX_EARLY_EVENTS) early.shift();
+    },
+    stop: () => {
+      stopped = true;
+      early.length = 0;
+      stopInspector?.();
+    },
+  };
 }

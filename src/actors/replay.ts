@@ -3,8 +3,8 @@ import { readEventLog } from '../bus/event-log-reader.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { foldEvent } from './fold-event.js';
 
-/** The start of a log with no `emotions.loaded`: the defaults, at the epoch (no clock in a replay). */
-const REPLAY_START = defaultState(new Date(0).toISOString());
+/** The start of a log with no `emotions.loaded` (or a Redis with no snapshot): the defaults, at the epoch (no clock in a replay). */
+export const REPLAY_START = defaultState(new Date(0).toISOString());
 
 /** A log with nothing that sets a state: replaying it would only print the defaults, dated 1970. */
 export class NothingToReplayError extends Error {

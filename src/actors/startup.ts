@@ -7,18 +7,19 @@ import type { Logger } from '../runtime/logger.js';
 import { providerAddress, validateProviderKey } from '../providers/validate-key.js';
 
 export interface MemoryStore {
-  /** The persisted state, or the defaults when there was no file. */
+  /** The persisted state, or the defaults when there was no file, or the replicas' shared state. */
   readonly state: EmotionState;
-  readonly source: 'file' | 'defaults';
+  readonly source: 'file' | 'defaults' | 'shared';
 }
 
 /**
  * Stage 1: the memory store clears what a killed run left half-written and loads the emotions file
- * (a corrupt one fails startup). The visitors' conversations live in the conversation store the
- * composition root gives the system.
+ * (a corrupt one fails startup); a replica starts from the state its shared ledger holds instead.
+ * The visitors' conversations live in the conversation store the composition root gives the system.
  */
-export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: string }>(async ({ input }) => {
+export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: string; shared?: EmotionState }>(async ({ input }) => {
   await removeStaleTempFiles(input.file);
+  if (input.shared) return { state: input.shared, source: 'shared' };
   const persisted = await loadEmotionsFile(input.file);
   return {
     state: persisted ?? defaultState(input.now),

@@ -3,12 +3,13 @@ import { assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ComponentName, SystemPhase } from '../bus/events.js';
 import type { ChatConfig } from '../config/chat-config.js';
+import type { DriftLease } from '../mood/drift-lease.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
-import { defaultState } from '../emotions/state.js';
+import { defaultState, type EmotionState } from '../emotions/state.js';
 import { sameProvider } from '../providers/validate-key.js';
 import { avatarActor } from './avatar-actor.js';
 import { chatActor } from './chat-actor.js';
@@ -38,6 +39,10 @@ export interface SystemInput {
   readonly ledger: MoodLedger;
   /** Each visitor's conversation; in-process or shared, the actors cannot tell. */
   readonly conversations: ConversationStore;
+  /** Only its holder drifts: always held in-process, one replica at a time when shared. */
+  readonly driftLease: DriftLease;
+  /** The state a shared ledger holds, to start from instead of the emotions file. */
+  readonly sharedState?: EmotionState;
 }
 
 export interface SystemContext {
@@ -175,6 +180,7 @@ export const systemMachine = setup({
                     input: ({ context }) => ({
                       file: context.deps.config.emotionsFile,
                       now: context.deps.clock.now().toISOString(),
+                      shared: context.deps.sharedState,
                     }),
                     onDone: {
                       target: 'done',
@@ -364,6 +370,7 @@ export const systemMachine = setup({
               systemId: 'drift',
               input: ({ context }) => ({
                 ledger: context.deps.ledger,
+                lease: context.deps.driftLease,
                 clock: context.deps.clock,
                 intervalMs: context.deps.config.driftIntervalMs,
                 random: context.deps.random,

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Subject, type Observable } from 'rxjs';
 import { systemClock, type Clock } from '../runtime/clock.js';
+import { Deadlines } from './deadlines.js';
 import { BusClosedError, BusTimeoutError } from './errors.js';
 import type { BusEvent, EventInput, EventOf, EventType } from './events.js';
 
@@ -14,6 +15,7 @@ export type RequestInput = Extract<EventInput, { readonly correlationId: string 
 interface PendingRequest {
   readonly requestType: EventType;
   readonly types: readonly EventType[];
+  readonly timeoutMs: number;
   readonly resolve: (event: BusEvent) => void;
   readonly reject: (error: Error) => void;
 }
@@ -35,6 +37,16 @@ export class Bus {
   private readonly queue: BusEvent[] = [];
   private readonly pending = new Map<string, PendingRequest>();
   private readonly watched = new Set<EventType>();
+  private readonly deadlines = new Deadlines<string>(
+    (correlationId) => this.pending.has(correlationId),
+    (correlationId) => this.expire(correlationId),
+  );
+  /** Correlation ids: this bus's random prefix and a counter, unique across processes and cheap per request. */
+  private readonly idPrefix = `${randomBytes(6).toString('base64url')}-`;
+  private sequence = 0;
+  /** The last stamp, kept while the clock stays in the same millisecond: formatting a date shows in the round trip. */
+  private lastStampMs = Number.NaN;
+  private lastStamp = '';
   private delivering = false;
   private closed = false;
 
@@ -45,7 +57,7 @@ export class Bus {
   /** Stamps the event with the clock when it has no `at`, then delivers it. */
   publish(input: EventInput): BusEvent {
     if (this.closed) throw new BusClosedError(input.type);
-    const event = (input.at === undefined ? { ...input, at: this.clock.now().toISOString() } : input) as BusEvent;
+    const event = (input.at === undefined ? { ...input, at: this.stamp() } : input) as BusEvent;
     if (this.delivering) {
       this.queue.push(event);
       return event;
@@ -79,11 +91,12 @@ export class Bus {
   /**
    * Publishes a request and resolves with the first reply of one of
    * `replyTypes` that carries the same correlation id, or rejects with a
-   * BusTimeoutError. Replies are matched through one long-lived subscription
-   * per reply type and a table of pending requests, rather than a fresh
-   * Observable chain per request: this is the HTTP layer's hot path. The
-   * entry is registered before publishing, since replies may come
-   * synchronously, and removed on reply or on timeout.
+   * BusTimeoutError. This is the HTTP layer's hot path, so nothing in it is
+   * per request but the table entry: replies are matched through one
+   * long-lived subscription per reply type, correlation ids are a counter,
+   * and deadlines share one timer. The entry is registered before
+   * publishing, since replies may come synchronously (then no deadline is
+   * needed at all), and removed on reply or on timeout.
    */
   request<R extends EventType>(
     input: RequestInput,
@@ -91,28 +104,14 @@ export class Bus {
     timeoutMs: number,
   ): Promise<EventOf<R>> {
     if (this.closed) return Promise.reject(new BusClosedError(input.type));
-    const correlationId = input.correlationId ?? randomUUID();
+    const correlationId = input.correlationId ?? `${this.idPrefix}${(this.sequence += 1).toString(36)}`;
     const types: readonly EventType[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
     for (const type of types) this.watchReplies(type);
     const reply = new Promise<EventOf<R>>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(correlationId);
-        reject(new BusTimeoutError(input.type, types, timeoutMs, correlationId));
-      }, timeoutMs);
-      this.pending.set(correlationId, {
-        requestType: input.type,
-        types,
-        resolve: (event) => {
-          clearTimeout(timer);
-          resolve(event as EventOf<R>);
-        },
-        reject: (error) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      });
+      this.pending.set(correlationId, { requestType: input.type, types, timeoutMs, resolve: resolve as (event: BusEvent) => void, reject });
     });
-    this.publish({ ...input, correlationId } as EventInput);
+    this.publish({ ...input, correlationId, at: input.at ?? this.stamp() } as EventInput);
+    if (this.pending.has(correlationId)) this.deadlines.add(correlationId, timeoutMs);
     return reply;
   }
 
@@ -125,12 +124,30 @@ export class Bus {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.deadlines.clear();
     for (const [correlationId, request] of this.pending) {
       this.pending.delete(correlationId);
       request.reject(new BusClosedError(request.requestType, `no reply to ${request.requestType} (${correlationId}) will come`));
     }
     this.everything.complete();
     for (const subject of this.byType.values()) subject.complete();
+  }
+
+  /** The clock's time as ISO 8601. */
+  private stamp(): string {
+    const now = this.clock.now();
+    const ms = now.getTime();
+    if (ms !== this.lastStampMs) {
+      this.lastStampMs = ms;
+      this.lastStamp = now.toISOString();
+    }
+    return this.lastStamp;
+  }
+
+  private expire(correlationId: string): void {
+    const request = this.pending.get(correlationId)!;
+    this.pending.delete(correlationId);
+    request.reject(new BusTimeoutError(request.requestType, request.types, request.timeoutMs, correlationId));
   }
 
   private watchReplies(type: EventType): void {

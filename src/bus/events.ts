@@ -144,7 +144,8 @@ export const EmotionsLoadedSchema = Event('emotions.loaded', {
   avatarShape: AvatarShapeSchema,
   sentiment: SentimentSchema,
   lastUpdated: Iso8601,
-  source: Type.Enum(['file', 'defaults']),
+  /** `shared`: the snapshot and stream of replicas on Redis. */
+  source: Type.Enum(['file', 'defaults', 'shared']),
 });
 export type EmotionsLoaded = Readonly<Static<typeof EmotionsLoadedSchema>>;
 
@@ -206,6 +207,16 @@ export const DialogueFailedSchema = Event('dialogue.failed', {
 });
 export type DialogueFailed = Readonly<Static<typeof DialogueFailedSchema>>;
 
+/**
+ * The visitor's conversation could not be read (a shared store is away), so the model was not
+ * called: the chat is refused as unavailable, which is not a model failure and ends nothing.
+ */
+export const DialogueUnavailableSchema = Event('dialogue.unavailable', {
+  correlationId,
+  reason: Type.String(),
+});
+export type DialogueUnavailable = Readonly<Static<typeof DialogueUnavailableSchema>>;
+
 /** Asks the persistence actor to write the state now (shutdown, fatal errors). */
 export const PersistenceFlushRequestedSchema = Event('persistence.flush.requested', { correlationId });
 export type PersistenceFlushRequested = Readonly<Static<typeof PersistenceFlushRequestedSchema>>;
@@ -244,6 +255,7 @@ export const EVENT_SCHEMAS = {
   'avatar.changed': AvatarChangedSchema,
   'dialogue.replied': DialogueRepliedSchema,
   'dialogue.failed': DialogueFailedSchema,
+  'dialogue.unavailable': DialogueUnavailableSchema,
   'persistence.flush.requested': PersistenceFlushRequestedSchema,
   'persistence.saved': PersistenceSavedSchema,
   'persistence.failed': PersistenceFailedSchema,

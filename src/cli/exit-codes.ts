@@ -1,6 +1,6 @@
 import { HubApiError, HubConfigError, HubConnectionError, WebhookInputError } from '../hub/errors.js';
 
-/** The `hub` CLI's exit statuses (documented in the README). */
+/** The `hub` CLI's exit statuses (documented in docs/hub-client-and-cli.md). */
 export const ExitCode = {
   ok: 0,
   /** The user declined a confirmation, or something unexpected broke. */

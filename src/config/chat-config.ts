@@ -1,3 +1,6 @@
+import { DEFAULT_DRIFT_LEASE_MS } from '../mood/drift-lease.js';
+import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
+import { isRedisUrl } from '../redis/redis-url.js';
 import { isDebugEnabled } from '../runtime/logger.js';
 import { withoutCredentials } from '../runtime/url-credentials.js';
 
@@ -32,6 +35,16 @@ export interface ChatConfig {
   readonly sessionIdleMs: number;
   /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
   readonly trustProxy: TrustProxy;
+  /** Set (`REDIS_URL`): this process is one replica of a service sharing that Redis; unset: one process alone. */
+  readonly redis: RedisConfig | undefined;
+}
+
+export interface RedisConfig {
+  readonly url: string;
+  /** Starts every key (`REDIS_PREFIX`), so that several services can share one Redis. */
+  readonly prefix: string;
+  /** The drifting replica's lease (`DRIFT_LEASE_MS`): another one takes over within it when it dies. */
+  readonly driftLeaseMs: number;
 }
 
 /** Fastify's `trustProxy`: trust all or none, a list of addresses, or a rule on (address, hop). */
@@ -73,6 +86,17 @@ function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw;
 }
 
+function redis(env: NodeJS.ProcessEnv): RedisConfig | undefined {
+  const raw = text(env, 'REDIS_URL');
+  if (raw === undefined) return undefined;
+  if (!isRedisUrl(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${withoutCredentials(raw)}"`);
+  return {
+    url: raw,
+    prefix: env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
+    driftLeaseMs: integer(env, 'DRIFT_LEASE_MS', DEFAULT_DRIFT_LEASE_MS, 100, 3_600_000),
+  };
+}
+
 function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, choices: readonly T[]): T {
   const raw = text(env, name)?.toLowerCase() ?? choices[0]!;
   if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
@@ -94,7 +118,7 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
-/** Reads the chat service's settings from the environment (see the README's table). */
+/** Reads the chat service's settings from the environment (see the README's configuration table). */
 export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
   const primary: ProviderConfig = {
     apiKey: text(env, 'LLM_API_KEY'),
@@ -120,5 +144,6 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
     trustProxy: trustProxy(env),
+    redis: redis(env),
   };
 }

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
 import type { ChatConfig } from '../config/chat-config.js';
@@ -9,7 +9,7 @@ import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
-import { DebugRequestLogging, requestLoggerFactory } from './request-logging.js';
+import { logListening, loggingOptions } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
@@ -56,10 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { headersTimeout: clientTimeoutMs, requestTimeout: clientTimeoutMs, connectionsCheckingInterval: Math.min(1000, clientTimeoutMs) },
     // Only a trusted proxy's X-Forwarded-Proto makes a request https (the session cookie's Secure flag).
     trustProxy: config.trustProxy ?? false,
-    // Fastify's plugin types expect its base logger type; pino's Logger is one, with more on it.
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new DebugRequestLogging(),
-    childLoggerFactory: requestLoggerFactory,
+    ...loggingOptions(logger),
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
@@ -73,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.pages ??
     createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS } });
 
+  logListening(app, logger);
   installErrorHandling(app);
   installSecurityHeaders(app);
   await app.register(fastifyCookie);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, httpError } from './errors.js';
+import { requestIdFor } from './request-logging.js';
 
 /**
  * Any error a request can end in, as one of the table's errors: ours pass
@@ -25,7 +26,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const mapped = toHttpError(error);
     // A 500 is a fault here; 502/503/504 are the system's state or its provider, already logged where they happen.
-    if (mapped.statusCode === 500) request.log.error({ reqId: request.id, err: error, cause: mapped.cause }, mapped.message);
+    if (mapped.statusCode === 500) request.log.error({ ...requestIdFor(request), err: error, cause: mapped.cause }, mapped.message);
     else request.log.debug({ code: mapped.code, reason: error.message }, mapped.message);
     return reply.code(mapped.statusCode).send(mapped.body);
   });

@@ -1,5 +1,6 @@
-import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
+import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
 
 /**
  * Fastify's request log lines, moved from info to debug so that `DEBUG=0`
@@ -17,16 +18,31 @@ export class DebugRequestLogging extends LogController {
 }
 
 /**
- * A request's own logger (bound to its `reqId`) only when debug lines are on. Binding a child costs
- * a pass of the redaction over its bindings on every request; with `DEBUG=0` nothing but errors is
- * logged per request, and the error handler names the request itself.
+ * How the app logs. With debug lines on, Fastify gets the service's logger: each request has a child
+ * bound to its `reqId` and two debug lines. With them off, Fastify gets no logger of its own, so it
+ * skips the per-request child, response listeners and log calls that would write nothing (they show
+ * in the benchmark), while `request.log` is still the service's logger, for the error handler.
  */
-export function requestLoggerFactory(
-  this: unknown,
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  options: ChildLoggerOptions,
-): FastifyBaseLogger {
-  const debugOn = (logger as Partial<Logger>).isLevelEnabled?.('debug') ?? true;
-  return debugOn ? logger.child(bindings, options) : logger;
+export function loggingOptions(logger: Logger): Pick<FastifyServerOptions, 'loggerInstance' | 'logController' | 'childLoggerFactory'> {
+  // Fastify's plugin types expect its base logger type; pino's Logger is one, with more on it.
+  if (logger.isLevelEnabled('debug')) return { loggerInstance: logger as FastifyBaseLogger, logController: new DebugRequestLogging() };
+  return { logController: new DebugRequestLogging(), childLoggerFactory: () => logger as FastifyBaseLogger };
+}
+
+/** The `reqId` to add to a line written through `request.log`, unless that logger is bound to it already. */
+export function requestIdFor(request: FastifyRequest): { reqId?: string } {
+  return 'reqId' in (request.log as Logger).bindings() ? {} : { reqId: request.id };
+}
+
+/** Fastify's `Server listening at …` line, which it writes only through a logger of its own. */
+export function logListening(app: FastifyInstance, logger: Logger): void {
+  if (logger.isLevelEnabled('debug')) return;
+  app.addHook('onListen', function (done) {
+    const address = this.server.address() as AddressInfo | null;
+    if (address) {
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      logger.info(`Server listening at http://${host}:${address.port}`);
+    }
+    done();
+  });
 }

@@ -7,11 +7,15 @@ import { buildApp, type AppOptions } from '../http/app.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
+import type { Replica } from '../redis/replica.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
-export type SystemDeps = Pick<ChatSystemDeps, 'bus' | 'config' | 'clock' | 'random' | 'logger' | 'ledger' | 'conversations'> & {
+export type SystemDeps = Pick<
+  ChatSystemDeps,
+  'bus' | 'config' | 'clock' | 'random' | 'logger' | 'ledger' | 'conversations' | 'driftLease' | 'sharedState'
+> & {
   readonly exit: (code: number) => void;
 };
 
@@ -63,9 +67,24 @@ async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
 }
 
 /**
+ * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations
+ * and drift lease replace the in-process ones. Loaded only then, so one process alone needs no Redis client.
+ */
+async function joinReplicasOf(config: ChatConfig, logger: Logger, clock: Clock, onFailure: () => void): Promise<Replica | undefined> {
+  if (config.redis === undefined) return undefined;
+  const { joinReplicas } = await import('../redis/replica.js');
+  try {
+    return await joinReplicas({ redis: config.redis, config, logger, clock, onFailure });
+  } catch (error) {
+    throw new ServiceStartError(`REDIS_URL: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
  * The composition root: one bus (stamped by the clock), the event log when
- * configured, the HTTP app and the actor system. The server listens while
- * the system initializes, so clients see `initializing` from the start.
+ * configured, the HTTP app and the actor system, with the in-process ledger and
+ * conversation store, or the shared ones of a replica (`REDIS_URL`). The server
+ * listens while the system initializes, so clients see `initializing` from the start.
  */
 export async function startChatService(options: ChatServiceOptions): Promise<ChatService> {
   const { config, logger } = options;
@@ -73,6 +92,15 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const exitProcess = options.exit ?? ((code: number) => process.exit(code));
   const bus = new Bus({ clock });
   const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog);
+  let replica: Replica | undefined;
+  try {
+    // A replica that can no longer follow the shared mood ends like a failed component: exit 1.
+    replica = await joinReplicasOf(config, logger, clock, () => exit(1));
+  } catch (error) {
+    await eventLog?.close();
+    bus.close();
+    throw error;
+  }
   const app = await buildApp({ bus, clock, logger, config, ...options.app });
 
   let exiting = false;
@@ -103,8 +131,10 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     random: options.random ?? systemRandom,
     logger,
     exit,
-    ledger: options.ledger,
-    conversations: options.conversations,
+    ledger: options.ledger ?? replica?.ledger,
+    conversations: options.conversations ?? replica?.conversations,
+    driftLease: replica?.driftLease,
+    sharedState: replica?.sharedState,
   });
   system.start();
 
@@ -114,6 +144,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   } catch (error) {
     await system.stop();
     await app.close();
+    await replica?.close();
     await eventLog?.close();
     bus.close();
     throw new ServiceStartError(`cannot listen on ${config.host}:${config.port} (${(error as Error).message})`, { cause: error });
@@ -128,6 +159,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       closing ??= (async () => {
         await app.close();
         await system.stop();
+        await replica?.close();
         await eventLog?.close();
         bus.close();
       })();

@@ -2,13 +2,14 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { buildContext, type WebhookContext } from './context.js';
+import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import type { WebhookHandler } from './handler.js';
 import { notFound, pathOf, sendRefusal, toRefusal, unsupportedMediaType } from './http-errors.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
-import { WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
+import { WEBHOOK_SECRET_HEADER, secretVerifier } from './secret.js';
 import { validateWebhookPayload } from './validate-payload.js';
 
 export interface WebhooksAppDeps {
@@ -20,6 +21,8 @@ export interface WebhooksAppDeps {
   readonly handlerFor: (name: string) => WebhookHandler | undefined;
   readonly events: DeliveryEvents;
   readonly landingPage: () => Promise<string>;
+  /** Set (`redisUrl`): a delivery whose `Webhook-Id` was handled already is answered 200 and not handled again. */
+  readonly dedup?: DeliveryDedup;
 }
 
 /**
@@ -37,12 +40,17 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
     else request.log.warn(log, 'webhook request refused');
     return sendRefusal(reply, refusal);
   };
+  const verifySecret = deps.secret === undefined ? undefined : secretVerifier(deps.secret);
   const checkSecret = (request: FastifyRequest): void => {
-    if (deps.secret !== undefined) verifyWebhookSecret(headerValue(request.headers[WEBHOOK_SECRET_HEADER]), deps.secret);
+    verifySecret?.(headerValue(request.headers[WEBHOOK_SECRET_HEADER]));
   };
 
   const app: FastifyInstance = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    // A logger that writes nothing (`logger: false`) is not given to Fastify, which then skips the
+    // per-request child logger and response listeners; request.log is that logger all the same.
+    ...(writes(deps.logger, 'error')
+      ? { loggerInstance: deps.logger as FastifyBaseLogger }
+      : { childLoggerFactory: () => deps.logger as FastifyBaseLogger }),
     bodyLimit: deps.bodyLimit,
     // Request lines would carry the URL, and with it a `?secret=`; deliveries are logged below instead.
     logController: new LogController({ disableRequestLogging: true }),
@@ -92,22 +100,42 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
     if (request.headers['content-type'] === undefined) throw new WebhookDeliveryError(415, unsupportedMediaType().error);
     const payload = validateWebhookPayload(request.body);
     const name = routeNameOf(request);
+    const delivery = { route: name, webhookId: request.headers['webhook-id'] };
     const context = buildContext({
       name,
       payload,
       headers: request.headers,
       receivedAt: deps.clock.now(),
-      log: request.log.child({ route: name, webhookId: request.headers['webhook-id'] }) as Logger,
+      // Bound only when a handler or a failure asks for it: a child logger per delivery shows in the benchmark.
+      log: () => request.log.child(delivery) as Logger,
     });
-    context.log.info({ event: context.event, repo: payload.repo.name }, 'webhook delivery received');
+    const { dedup } = deps;
+    const webhookId = dedup === undefined ? undefined : context.webhookId;
+    if (webhookId !== undefined && !(await claimDelivery(dedup!, webhookId))) {
+      context.log.info({ event: context.event }, 'webhook delivery repeated: handled already, not handled again');
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify({ duplicate: true }));
+    }
+    if (writes(request.log, 'info')) request.log.info({ ...delivery, event: context.event, repo: payload.repo.name }, 'webhook delivery received');
     deps.events.emit({ payload, context });
     const handler = name === '' ? undefined : deps.handlerFor(name);
-    return reply.type('application/json; charset=utf-8').send(await runHandler(handler, payload, context, reply));
+    const body = await runHandler(handler, payload, context, reply);
+    // A failed delivery stays unclaimed: the Hub's retry of it is handled.
+    if (webhookId !== undefined && reply.statusCode >= 500) await dedup!.release(webhookId).catch(() => undefined);
+    return reply.type('application/json; charset=utf-8').send(body);
   };
 
   app.post(WEBHOOKS_PREFIX, { onRequest: checkDelivery }, receive);
   app.post(`${WEBHOOKS_PREFIX}/*`, { onRequest: checkDelivery }, receive);
   return app;
+}
+
+/** Whether this replica is the first to see the delivery; 503 (the Hub retries) when that cannot be known. */
+async function claimDelivery(dedup: DeliveryDedup, webhookId: string): Promise<boolean> {
+  try {
+    return await dedup.claim(webhookId);
+  } catch {
+    throw new WebhookDeliveryError(503, 'Cannot tell whether this delivery was handled before (the delivery store is unavailable); try again later.');
+  }
 }
 
 /** The handler's result as JSON text; a throw is logged with the delivery and answered 500. */
@@ -133,6 +161,11 @@ function routeNameOf(request: FastifyRequest): string {
 
 function isDeliveryPath(path: string): boolean {
   return path === WEBHOOKS_PREFIX || path.startsWith(`${WEBHOOKS_PREFIX}/`);
+}
+
+/** Whether a line at `level` would be written (Fastify's logger type does not show pino's `isLevelEnabled`). */
+function writes(logger: FastifyBaseLogger | Logger, level: 'error' | 'info'): boolean {
+  return (logger as Logger).isLevelEnabled(level);
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

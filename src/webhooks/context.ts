@@ -24,21 +24,35 @@ export interface ContextInput {
   readonly payload: WebhookPayload;
   readonly headers: IncomingHttpHeaders;
   readonly receivedAt: Date;
-  readonly log: Logger;
+  /** Makes the delivery's logger, at the first use of `context.log`. */
+  readonly log: () => Logger;
 }
 
-export function buildContext(input: ContextInput): WebhookContext {
+/** The request headers as a handler sees them: joined, and without the secret. */
+function handlerHeaders(raw: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(input.headers)) {
+  for (const [key, value] of Object.entries(raw)) {
     if (key === WEBHOOK_SECRET_HEADER || value === undefined) continue;
     headers[key] = Array.isArray(value) ? value.join(', ') : value;
   }
+  return headers;
+}
+
+/** The headers and the logger are made at their first use: most handlers read neither. */
+export function buildContext(input: ContextInput): WebhookContext {
+  const webhookId = input.headers['webhook-id'];
+  let headers: Record<string, string> | undefined;
+  let log: Logger | undefined;
   return {
     name: input.name,
-    webhookId: headers['webhook-id'],
+    webhookId: Array.isArray(webhookId) ? webhookId.join(', ') : webhookId,
     event: eventName(input.payload),
     receivedAt: input.receivedAt,
-    headers,
-    log: input.log,
+    get headers() {
+      return (headers ??= handlerHeaders(input.headers));
+    },
+    get log() {
+      return (log ??= input.log());
+    },
   };
 }

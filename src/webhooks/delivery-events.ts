@@ -63,7 +63,7 @@ export class DeliveryEvents {
   }
 
   emit(delivery: WebhookDelivery): void {
-    this.#emitter.emit(delivery.context.event, delivery);
+    if (this.#wrapped.size > 0) this.#emitter.emit(delivery.context.event, delivery);
   }
 }
 

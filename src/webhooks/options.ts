@@ -1,3 +1,4 @@
+import { isRedisUrl } from '../redis/redis-url.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { LandingPageInfo } from './landing-page.js';
@@ -32,7 +33,12 @@ export interface WebhooksServerOptions {
   readonly print?: (line: string) => void;
   /** Stamps each delivery's `receivedAt`; defaults to the system clock. */
   readonly clock?: Clock;
-  /** Environment to read `WEBHOOK_SECRET`, `PORT`, `HOST` and `SPACE_HOST` from; defaults to `process.env`. */
+  /**
+   * Replicas of one receiver share this Redis (`redis://…`; defaults to `WEBHOOK_REDIS_URL`): a delivery
+   * whose `Webhook-Id` one of them handled is answered 200 and not handled again, for 24 hours.
+   */
+  readonly redisUrl?: string;
+  /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST` and `SPACE_HOST` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -43,6 +49,7 @@ export interface ResolvedOptions {
   readonly bodyLimit: number;
   /** Set on a Hugging Face Space, whose public URL is `https://<SPACE_HOST>`. */
   readonly spaceHost: string | undefined;
+  readonly redisUrl: string | undefined;
 }
 
 export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions {
@@ -55,11 +62,16 @@ export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions 
   if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) {
     throw new RangeError(`Invalid bodyLimit ${JSON.stringify(bodyLimit)}: use a positive number of bytes.`);
   }
+  const redisUrl = options.redisUrl ?? (env.WEBHOOK_REDIS_URL?.trim() || undefined);
+  if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
+    throw new RangeError('Invalid redisUrl (or WEBHOOK_REDIS_URL): use redis://host:port/db or rediss://… for TLS.');
+  }
   return {
     secret: options.webhookSecret || env.WEBHOOK_SECRET || undefined,
     port,
     host: options.host ?? (env.HOST?.trim() || DEFAULT_HOST),
     bodyLimit,
     spaceHost: env.SPACE_HOST?.trim() || undefined,
+    redisUrl,
   };
 }

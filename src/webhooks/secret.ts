@@ -14,8 +14,16 @@ export const INVALID_SECRET_MESSAGE = 'Invalid webhook secret.';
  * and the time taken reveals neither the secret nor its length.
  */
 export function verifyWebhookSecret(given: string | undefined, expected: string): void {
-  if (given === undefined) throw new WebhookSecretError(401, MISSING_SECRET_MESSAGE);
-  if (!timingSafeEqual(digest(given), digest(expected))) throw new WebhookSecretError(403, INVALID_SECRET_MESSAGE);
+  secretVerifier(expected)(given);
+}
+
+/** `verifyWebhookSecret` against one expected secret, its digest computed once rather than per request. */
+export function secretVerifier(expected: string): (given: string | undefined) => void {
+  const expectedDigest = digest(expected);
+  return (given) => {
+    if (given === undefined) throw new WebhookSecretError(401, MISSING_SECRET_MESSAGE);
+    if (!timingSafeEqual(digest(given), expectedDigest)) throw new WebhookSecretError(403, INVALID_SECRET_MESSAGE);
+  };
 }
 
 function digest(value: string): Buffer {

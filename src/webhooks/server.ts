@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
 import { buildWebhooksApp } from './app.js';
 import { scheduleAutoStart } from './auto-start.js';
+import type { DeliveryDedup } from './delivery-dedup.js';
 import { DeliveryEvents, type WebhookListener, type WebhookWildcardListener } from './delivery-events.js';
 import type { WebhookEventName } from './event-name.js';
 import { warnExperimental } from './experimental-warning.js';
@@ -36,6 +37,7 @@ export interface LaunchedWebhooksServer {
 
 interface Running {
   readonly app: FastifyInstance;
+  readonly dedup: DeliveryDedup | undefined;
   readonly tunnel: Tunnel | undefined;
   readonly localUrl: string;
   readonly url: string;
@@ -138,6 +140,7 @@ export class WebhooksServer {
     if (running === undefined) return;
     if (this.#running === running) this.#running = undefined;
     await running.app.close();
+    await running.dedup?.close();
     await running.tunnel?.close?.();
   }
 
@@ -154,16 +157,24 @@ export class WebhooksServer {
 
   async #start(): Promise<Running> {
     const { host, port, bodyLimit, secret, spaceHost } = this.#config;
+    const logger = this.#logger();
+    const dedup = await this.#connectDedup(logger);
     const app = buildWebhooksApp({
       secret,
       bodyLimit,
-      logger: this.#logger(),
+      dedup,
+      logger,
       clock: this.#options.clock ?? systemClock,
       handlerFor: (name) => this.#registry.get(name),
       events: this.#events,
       landingPage: () => this.#landingPage(),
     });
-    await app.listen({ host, port });
+    try {
+      await app.listen({ host, port });
+    } catch (error) {
+      await dedup?.close();
+      throw error;
+    }
     const boundPort = (app.server.address() as AddressInfo).port;
     const localUrl = `http://${formatHost(host)}:${boundPort}`;
     let tunnel: Tunnel | undefined;
@@ -171,15 +182,24 @@ export class WebhooksServer {
       tunnel = await this.#options.tunnel?.open({ url: localUrl, host, port: boundPort });
     } catch (error) {
       await app.close();
+      await dedup?.close();
       throw error;
     }
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
-    const running: Running = { app, tunnel, localUrl, url: publicUrl ?? localUrl };
+    const running: Running = { app, dedup, tunnel, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
     for (const line of [...secretMessages(secret !== undefined), ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url))]) {
       this.#print(line);
     }
     return running;
+  }
+
+  /** Only a server given a Redis URL loads the Redis client: the receiver stays light without one. */
+  async #connectDedup(logger: Logger): Promise<DeliveryDedup | undefined> {
+    const url = this.#config.redisUrl;
+    if (url === undefined) return undefined;
+    const { RedisDeliveryDedup } = await import('../redis/redis-delivery-dedup.js');
+    return RedisDeliveryDedup.connect(url, logger);
   }
 
   #routeUrls(base: string): string[] {

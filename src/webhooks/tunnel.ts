@@ -1,7 +1,7 @@
 /**
  * Makes a local server reachable from the Hub. None is built in and none runs
  * unless given: opening a tunnel is a network call to a third party, so it is
- * the user's explicit choice (see the README for a `cloudflared` example).
+ * the user's explicit choice (see docs/webhooks-receiver.md for a `cloudflared` example).
  */
 export interface TunnelProvider {
   /** Opens a tunnel to the local server and resolves with its public URL. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { firstValueFrom, skip } from 'rxjs';
 import t from 'tap';
+import type { ConversationStore } from '../../src/sessions/conversation-store.js';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
@@ -252,7 +253,6 @@ t.test('after stop the drift is over', async (t) => {
   await system.stop();
   advance(60_000);
   t.equal(ofType(events, 'emotions.drifted').length, 0);
-  t.equal(BASE_URL, 'http://llm.test/v1');
 });
 
 t.test('a bug inside the machine is a failure like any other: one fatal line, exit 1', async (t) => {
@@ -355,13 +355,35 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
       throw new Error('the stream is gone');
     },
   });
-  const { system, bus, events, exits } = harness(t, KEY, undefined, refusing);
+  const { system, bus, events, exits } = harness(t, KEY, undefined, { ledger: refusing });
   system.start();
   await system.settled();
   t.match(await chat(bus, 'I love this'), { type: 'chat.rejected', reason: 'unavailable', error: /could not be recorded \(the stream is gone\)/ });
   t.same(ofType(events, 'emotions.changed'), []);
   t.match(await status(bus), { emotions: DEFAULT_EMOTIONS, lastUpdated: START });
   t.same(exits, [], 'a ledger refusal is not a model failure');
+});
+
+t.test('a chat whose conversation cannot be read is rejected as unavailable, before any model call, and changes nothing', async (t) => {
+  modelsOk(); // no completion mock: a model call would fail the chat as a model failure and exit
+  const away: ConversationStore = {
+    history: async () => {
+      throw new Error('Redis is unavailable: cannot read the conversation');
+    },
+    remember: async () => undefined,
+    close: async () => undefined,
+  };
+  const { system, bus, events, exits } = harness(t, KEY, undefined, { conversations: away });
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'I love this'), {
+    type: 'chat.rejected',
+    reason: 'unavailable',
+    error: 'The conversation could not be read (Redis is unavailable: cannot read the conversation); nothing changed. Please try again.',
+  });
+  t.same(ofType(events, 'dialogue.failed'), [], 'not a model failure');
+  t.same(ofType(events, 'emotions.changed'), []);
+  t.same(exits, [], 'the service goes on');
 });
 
 t.test('with a ledger that delivers later, a chat answers only once its own change is back, with the state after it', async (t) => {
@@ -374,7 +396,7 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
   });
   nock('http://llm.test').post('/v1/chat/completions').times(2).reply(200, completion('ok'));
   modelsOk();
-  const { system, bus, events } = harness(t, KEY, undefined, deferred);
+  const { system, bus, events } = harness(t, KEY, undefined, { ledger: deferred });
   system.start();
   await system.settled();
   let answered = false;

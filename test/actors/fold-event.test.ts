@@ -2,7 +2,7 @@ import t from 'tap';
 import type { BusEvent } from '../../src/bus/events.js';
 import { applyDrift, DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { foldEvent } from '../../src/actors/fold-event.js';
-import { defaultState } from '../../src/emotions/state.js';
+import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
 
 const at = '2026-11-21T10:00:00.000Z';
 const positive = { sentiment: 'positive', positive: 1, negative: 0 } as const;
@@ -46,5 +46,19 @@ t.test('a message analysed but never committed (its chat failed) changes nothing
   const start = defaultState('2026-01-01T00:00:00.000Z');
   t.equal(foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9 }), start);
   t.equal(foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processMessage(DEFAULT_EMOTIONS, positive) }), start);
+  t.end();
+});
+
+t.test('a ledger change folds as its event does: a chat decays then applies its sentiment, a drift adds its deltas', (t) => {
+  const start = defaultState('2026-11-23T09:00:00.000Z');
+  const sentiment = { sentiment: 'negative', positive: 0, negative: 0.6 } as const;
+  const chat = foldMoodChange(start, { kind: 'chat', correlationId: 'c', sentiment, at: '2026-11-23T09:00:01.000Z' });
+  t.same(chat.emotions, processMessage(start.emotions, sentiment));
+  t.same([chat.sentiment, chat.lastUpdated], [sentiment, '2026-11-23T09:00:01.000Z']);
+  const deltas = { joy: -0.05, sadness: 0.05, anger: 0, fear: 0.01, curiosity: -0.02 };
+  const drift = foldMoodChange(chat, { kind: 'drift', deltas, at: '2026-11-23T09:00:10.000Z' });
+  t.same(drift.emotions, applyDrift(chat.emotions, deltas));
+  t.same(drift.sentiment, sentiment, 'a drift keeps the last message’s sentiment');
+  t.same(drift, foldEvent(chat, { type: 'emotions.drifted', deltas, at: '2026-11-23T09:00:10.000Z' }));
   t.end();
 });

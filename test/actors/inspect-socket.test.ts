@@ -9,8 +9,10 @@ import { Bus } from '../../src/bus/bus.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
+import { ALWAYS_HELD } from '../../src/mood/drift-lease.js';
 import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
 import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
+import { eventually } from '../support/eventually.js';
 
 interface Server {
   address(): { port: number };
@@ -45,10 +47,11 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
       exit: () => undefined,
       ledger: new LocalMoodLedger(),
       conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, clock: fixedClock('2026-11-21T10:00:00.000Z') }),
+      driftLease: ALWAYS_HELD,
     },
     inspect: inspection?.inspect,
   }).start();
-  while (!messages.some((m) => m.type === '@xstate.snapshot')) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually('a snapshot at the inspector', () => messages.some((m) => m.type === '@xstate.snapshot'));
   actor.stop();
   inspection?.stop();
   t.ok(messages.some((m) => m.type === '@xstate.actor'), 'the actor is announced');
@@ -60,7 +63,7 @@ t.test('while unreachable, the newest 200 events wait; they go out once connecte
   const socket = new InspectorSocket(url);
   for (let index = 0; index < 205; index += 1) socket.send({ type: '@xstate.event', index } as never);
   socket.start();
-  while (messages.length < 200) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually('200 events at the inspector', () => messages.length >= 200);
   socket.stop();
   t.equal(messages.length, 200);
   t.match(messages[0], { index: 5 }, 'the oldest were dropped');
@@ -72,7 +75,7 @@ t.test('queued events go out once connected; repeated references are cut', async
   const shared = { a: 1 };
   socket.send({ type: '@xstate.event', one: shared, two: shared, fn: () => 1 } as never);
   socket.start();
-  while (messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually('an event at the inspector', () => messages.length > 0);
   socket.stop();
   t.same(messages, [{ type: '@xstate.event', one: { a: 1 }, two: '[seen]' }]);
 });

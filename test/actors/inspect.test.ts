@@ -2,6 +2,11 @@ import t from 'tap';
 import { createActor, createMachine } from 'xstate';
 import { inspectionFromEnv } from '../../src/actors/inspect.js';
 import { createLogger } from '../../src/runtime/logger.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ROOT, ensureBuilt } from '../support/built-cli.js';
+
+const run = promisify(execFile);
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -38,4 +43,18 @@ t.test('anything else is refused with a warning', (t) => {
   t.equal(inspectionFromEnv({ XSTATE_INSPECT: 'yes please' }, logger), undefined);
   t.match(lines, [{ level: 40, msg: /XSTATE_INSPECT must be/ }]);
   t.end();
+});
+
+t.test('without a ws:// XSTATE_INSPECT, neither @statelyai/inspect nor ws is loaded', async (t) => {
+  ensureBuilt();
+  // A fresh process: the package entry, then inspection set to `log`; CommonJS modules they load land in require.cache.
+  const script = `
+    import { createRequire } from 'node:module';
+    const { inspectionFromEnv } = await import('./dist/actors/inspect.js');
+    await import('./dist/index.js');
+    inspectionFromEnv({ XSTATE_INSPECT: 'log' }, { debug() {}, warn() {} });
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((path) => /node_modules\\/(ws|isomorphic-ws|superjson)\\//.test(path));
+    console.log(JSON.stringify(loaded));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH } });
+  t.same(JSON.parse(stdout), []);
 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { markdownTable, writeReadmeFigures, type BenchRow } from '../../bench/lib/report.js';
+import { markdownTable, writeFigures, type BenchRow } from '../../bench/lib/report.js';
 
 const rows: BenchRow[] = [
   { scenario: 'GET /health vs bare GET', product: '50,000 req/s', baseline: '60,000 req/s', ratio: 5 / 6, target: '≥ 0.95', met: false },
@@ -16,10 +16,10 @@ t.test('the table has a row per figure, ratios to 2 decimals', (t) => {
   t.end();
 });
 
-t.test('the README figures are replaced between the markers, and only there', (t) => {
-  const file = join(t.testdir(), 'README.md');
+t.test('the figures are replaced between the markers, and only there', (t) => {
+  const file = join(t.testdir(), 'performance.md');
   writeFileSync(file, '# x\n\nbefore\n<!-- bench:begin -->\nold figures\n<!-- bench:end -->\nafter\n');
-  writeReadmeFigures(file, rows, new Date('2026-11-21T12:00:00Z'));
+  writeFigures(file, rows, new Date('2026-11-21T12:00:00Z'));
   const text = readFileSync(file, 'utf8');
   t.match(text, /^# x\n\nbefore\n<!-- bench:begin -->\nTaken 2026-11-21 on \d+ × .+, \d+ GiB, Node v\d+/);
   t.notMatch(text, 'old figures');
@@ -28,10 +28,10 @@ t.test('the README figures are replaced between the markers, and only there', (t
   t.end();
 });
 
-t.test('a README without the markers is an error that names the file', (t) => {
-  const file = join(t.testdir(), 'README.md');
+t.test('a document without the markers is an error that names the file', (t) => {
+  const file = join(t.testdir(), 'performance.md');
   writeFileSync(file, '# no markers\n');
-  t.throws(() => writeReadmeFigures(file, rows, new Date()), { message: /README\.md has no <!-- bench:begin -->/ });
+  t.throws(() => writeFigures(file, rows, new Date()), { message: /performance\.md has no <!-- bench:begin -->/ });
   t.equal(readFileSync(file, 'utf8'), '# no markers\n', 'the file is left as it was');
   t.end();
 });

@@ -3,6 +3,15 @@ import { runCommand } from '@oclif/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { REPLAY_START } from '../../src/actors/replay.js';
+import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
+import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import { serializeState } from '../../src/persistence/emotions-file.js';
+import { redisKeys } from '../../src/redis/keys.js';
+import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';
+import { capturedLogger } from '../support/captured-logger.js';
+import { eventually } from '../support/eventually.js';
+import { redisClient, startRedisServer } from '../support/redis-server.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -74,4 +83,51 @@ t.test('an empty log, or one with no event that sets a state, says so with a non
   const statusOnly = await runCommand(['replay', join(dir, 'status-only.jsonl')], { root });
   t.equal(statusOnly.stdout, '');
   t.match(statusOnly.error, { message: /status-only\.jsonl: none of its 1 events sets a state/, oclif: { exit: 1 } });
+});
+
+t.test('hub replay --redis prints the state the shared snapshot and stream replay to', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('replay-test:');
+  const seed = defaultState('2026-11-23T09:00:00.000Z');
+  const ledger = await RedisMoodLedger.open({
+    client: await redisClient(t, server.url),
+    reader: await redisClient(t, server.url),
+    keys,
+    logger: capturedLogger().logger,
+    seed: async () => seed,
+    snapshotWindowMs: 1,
+    onFailure: (error) => t.fail(error.message),
+  });
+  t.teardown(() => ledger.close());
+  const delivered: MoodChange[] = [];
+  ledger.subscribe((change) => delivered.push(change));
+  const changes: MoodChange[] = [
+    { kind: 'chat', correlationId: 'c1', sentiment: { sentiment: 'positive', positive: 0.43, negative: 0 }, at: '2026-11-23T09:00:01.000Z' },
+    { kind: 'drift', deltas: { joy: 0.04, sadness: -0.01, anger: 0.02, fear: 0, curiosity: -0.03 }, at: '2026-11-23T09:00:10.000Z' },
+    { kind: 'chat', correlationId: 'c2', sentiment: { sentiment: 'negative', positive: 0, negative: 0.6 }, at: '2026-11-23T09:00:12.000Z' },
+  ];
+  for (const change of changes) await ledger.append(change);
+  await eventually('three changes', () => (delivered.length === 3 ? true : undefined));
+  const expected = serializeState(changes.reduce(foldMoodChange, seed));
+
+  const { stdout, error } = await runCommand(['replay', '--redis', server.url, '--prefix', 'replay-test:'], { root });
+  t.equal(error, undefined);
+  t.equal(stdout, expected, 'the same text a file replay prints');
+  t.equal(stdout, serializeState(ledger.state));
+
+  const empty = await runCommand(['replay', '--redis', server.url, '--prefix', 'nothing-here:'], { root });
+  t.equal(empty.stdout, serializeState(REPLAY_START), 'no snapshot, no stream: the defaults, like an empty log');
+});
+
+t.test('hub replay needs exactly one of FILE and --redis', async (t) => {
+  const neither = await runCommand(['replay'], { root });
+  t.match(neither.error, { message: 'give an event log FILE or --redis URL (one of them)', oclif: { exit: 2 } });
+  const both = await runCommand(['replay', join(fixtures, 'session.jsonl'), '--redis', 'redis://127.0.0.1:1/0'], { root });
+  t.match(both.error, { oclif: { exit: 2 } });
+});
+
+t.test('an unreachable Redis is a clear error that hides the password', async (t) => {
+  const { error } = await runCommand(['replay', '--redis', 'redis://:s3cret@127.0.0.1:1/0'], { root });
+  t.match(error, { message: /^cannot replay redis:\/\/127\.0\.0\.1:1\/0: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0/, oclif: { exit: 1 } });
+  t.notMatch(error?.message, /s3cret/);
 });

@@ -75,3 +75,24 @@ t.test('a bad base URL is named without the credentials it carries', (t) => {
   t.equal(error.message, 'LLM_BASE_URL must be an http(s) URL, got "ftp://host/v1"');
   t.end();
 });
+
+t.test('REDIS_URL makes the process a replica; REDIS_PREFIX and DRIFT_LEASE_MS tune it', (t) => {
+  t.equal(loadChatConfig({}).redis, undefined, 'unset: one process alone');
+  t.same(loadChatConfig({ REDIS_URL: 'redis://127.0.0.1:6379/0' }).redis, {
+    url: 'redis://127.0.0.1:6379/0',
+    prefix: 'emotion-hub:',
+    driftLeaseMs: 15_000,
+  });
+  t.same(loadChatConfig({ REDIS_URL: 'rediss://:pw@cache.internal:6380/2', REDIS_PREFIX: 'staging:', DRIFT_LEASE_MS: '2000' }).redis, {
+    url: 'rediss://:pw@cache.internal:6380/2',
+    prefix: 'staging:',
+    driftLeaseMs: 2000,
+  });
+  t.throws(
+    () => loadChatConfig({ REDIS_URL: 'http://:hunter2@127.0.0.1:6379' }),
+    new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, got "http://127.0.0.1:6379"'),
+    'a wrong URL is named without its password',
+  );
+  t.throws(() => loadChatConfig({ REDIS_URL: 'redis://127.0.0.1', DRIFT_LEASE_MS: '5' }), /DRIFT_LEASE_MS must be a whole number from 100/);
+  t.end();
+});

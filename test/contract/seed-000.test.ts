@@ -1,17 +1,7 @@
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
-import { createChatSystem } from '../../src/actors/chat-system.js';
-import { Bus } from '../../src/bus/bus.js';
-import type { BusEvent } from '../../src/bus/events.js';
-import { loadChatConfig } from '../../src/config/chat-config.js';
-import { fixedClock } from '../../src/runtime/clock.js';
-import { createLogger } from '../../src/runtime/logger.js';
-import { seededRandom } from '../../src/runtime/random.js';
-import { START, completion, modelList } from '../support/chat-system-harness.js';
+import { completion, harness as chatSystemHarness, modelList, readyApp } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
-import { readyApp } from '../support/ready-app.js';
 
 // Seed 000, read line by line against the real app over the real actor system.
 const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
@@ -112,31 +102,8 @@ t.test('startup order: the four critical components in parallel, then the rest, 
       headers: { 'content-type': 'application/json' },
     });
   };
-  const clock = fixedClock(START);
-  const bus = new Bus({ clock });
-  const events: BusEvent[] = [];
-  bus.all().subscribe((event) => events.push(event));
-  const scheduler = new VirtualTimeScheduler(VirtualAction, 0);
-  const exits: number[] = [];
-  const system = createChatSystem({
-    bus,
-    config: loadChatConfig({
-      LLM_API_KEY: 'sk-primary',
-      LLM_BASE_URL: 'http://primary.test/v1',
-      CHAT_API_KEY: 'sk-secondary',
-      CHAT_BASE_URL: 'http://secondary.test/v1',
-      EMOTIONS_FILE: join(t.testdir(), 'emotions.json'),
-    }),
-    clock,
-    random: seededRandom(1),
-    logger: createLogger({ debug: false, destination: { write: () => undefined } }),
-    exit: (code) => exits.push(code),
-    scheduler,
-    dialogueRetries: 0,
-    fetch,
-    inspect: () => undefined,
-  });
-  t.teardown(() => system.stop());
+  const env = { LLM_API_KEY: 'sk-primary', LLM_BASE_URL: 'http://primary.test/v1', CHAT_API_KEY: 'sk-secondary', CHAT_BASE_URL: 'http://secondary.test/v1' };
+  const { system, events, exits, advance } = chatSystemHarness(t, env, t.testdir(), { fetch, debug: false });
   system.start();
   await bothArrived;
   t.same(arrived.sort(), ['primary.test', 'secondary.test'], 'each key is validated');
@@ -152,16 +119,9 @@ t.test('startup order: the four critical components in parallel, then the rest, 
     t.ok(at >= 0 && at < readyAt, `${component} is ready before the system is`);
   }
   // Stage 2 runs only now: the drift ticks after ready, every 10 s by default.
-  scheduler.maxFrames = 10_000;
-  scheduler.flush();
+  advance(10_000);
   t.equal(events.filter((event) => event.type === 'emotions.drifted').length, 1, 'one drift tick at 10 s');
 });
-
-/** The request events arrive a moment after the virtual clock moved: wait for them, briefly. */
-async function until(condition: () => boolean): Promise<boolean> {
-  for (let tries = 0; tries < 100 && !condition(); tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-  return condition();
-}
 
 t.test('the page polls /api/avatar every 1 second by default, and redraws the bars from each reply', async (t) => {
   const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
@@ -181,13 +141,20 @@ t.test('the page polls /api/avatar every 1 second by default, and redraws the ba
   t.equal(first, 1, 'one poll at load');
   await context.clock.runFor(999);
   t.equal(polls, first, 'not before a second has passed');
+  // The page's clock is virtual, but its poll reaches this process and comes back in real time: on a
+  // loaded machine that takes a while. Each poll brings new emotions, and the next step waits (bounded)
+  // until the page has drawn them: only then is that poll over, and the page ready for the next one.
+  const { system } = setup;
+  system.emotions = { ...system.emotions, joy: 0.6 };
   await context.clock.runFor(1);
-  t.ok(await until(() => polls === first + 1), 'a poll at 1 s');
+  await page.locator('#joy-bar[style*="width: 60%"]').waitFor();
+  t.equal(polls, first + 1, 'a poll at 1 s');
+  system.emotions = { ...system.emotions, joy: 0.7 };
   await context.clock.runFor(1000);
-  t.ok(await until(() => polls === first + 2), 'and again at 2 s');
+  await page.locator('#joy-bar[style*="width: 70%"]').waitFor();
+  t.equal(polls, first + 2, 'and again at 2 s');
 
   // The virtual clock stands still now, so no poll can redraw: the bars move from the reply alone.
-  const { system } = setup;
   system.chatBehaviour = { kind: 'reply', response: 'Nice.', emotions: { joy: 0.9, sadness: 0.05, anger: 0.1, fear: 0.1, curiosity: 0.7 } };
   await page.locator('body[data-ready="true"]').waitFor();
   await page.getByLabel('Your message').fill('hello');

@@ -4,14 +4,14 @@ import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
 import { fixture } from '../webhooks/helpers.js';
 import { ROOT, runScript } from '../webhooks/process.js';
 
-t.test('the README shows the example as it is in examples/', (t) => {
+t.test('docs/webhooks-receiver.md shows the example as it is in examples/', (t) => {
   const example = readFileSync(`${ROOT}examples/webhooks-server.mjs`, 'utf8');
-  t.ok(readFileSync(`${ROOT}README.md`, 'utf8').includes('```js\n' + example + '```'));
+  t.ok(readFileSync(`${ROOT}docs/webhooks-receiver.md`, 'utf8').includes('```js\n' + example + '```'));
   t.end();
 });
 
-// The README's example, run as a new user would: `node examples/webhooks-server.mjs`.
-t.test('the README example starts by itself, prints its URLs and answers like the Hub expects', async (t) => {
+// The documented example, run as a new user would: `node examples/webhooks-server.mjs`.
+t.test('the documented example starts by itself, prints its URLs and answers like the Hub expects', async (t) => {
   const run = runScript('examples/webhooks-server.mjs', { PORT: '0', WEBHOOK_SECRET: 'my-secret', HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' });
   t.teardown(() => void run.child.kill());
   const [, base] = await run.waitFor(/Running on local URL: {2}(http:\/\/127\.0\.0\.1:\d+)\n/);

@@ -1,6 +1,5 @@
 import t from 'tap';
 import { bodyLimitFor } from '../../src/http/app.js';
-import { CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
 import { chat, harness } from '../support/http-harness.js';
 
 t.test('unknown paths and methods are 404 with a JSON error', async (t) => {
@@ -22,11 +21,12 @@ t.test('every response carries a strict content security policy and nosniff', as
   const { app } = await harness(t);
   for (const url of ['/', '/api/avatar', '/assets/app.js', '/nope']) {
     const response = await app.inject(url);
-    t.equal(response.headers['content-security-policy'], CONTENT_SECURITY_POLICY, url);
+    const policy = String(response.headers['content-security-policy']);
+    t.match(policy, /^default-src 'self'/, url);
+    t.match(policy, "script-src 'self'", url);
+    t.notMatch(policy, 'unsafe-inline', url);
     t.equal(response.headers['x-content-type-options'], 'nosniff', url);
   }
-  t.match(CONTENT_SECURITY_POLICY, "script-src 'self'");
-  t.notMatch(CONTENT_SECURITY_POLICY, 'unsafe-inline');
 });
 
 t.test('requests are logged at debug level, without bodies', async (t) => {

@@ -18,3 +18,24 @@ t.test('with debug off, no request lines, and a 500 still names its request', as
   t.equal(failed.statusCode, 500);
   t.match(logs(), [{ level: 50, reqId: /^req-/ }], 'one error line, with the reqId');
 });
+
+for (const debug of [true, false]) {
+  t.test(`an error line names its request once (debug ${debug ? 'on' : 'off'})`, async (t) => {
+    const { app, system, logText } = await harness(t, {}, debug);
+    system.answersStatus = false;
+    t.equal((await app.inject('/api/avatar')).statusCode, 500);
+    const errorLine = logText()
+      .split('\n')
+      .find((line) => line.includes('"level":50'));
+    t.equal(errorLine?.match(/"reqId":/g)?.length, 1, String(errorLine));
+  });
+
+  t.test(`listening is logged once (debug ${debug ? 'on' : 'off'})`, async (t) => {
+    const { app, logs } = await harness(t, {}, debug);
+    const address = await app.listen({ host: '127.0.0.1', port: 0 });
+    t.same(
+      logs().filter((line) => String(line.msg).startsWith('Server listening at')).map((line) => line.msg),
+      [`Server listening at ${address}`],
+    );
+  });
+}

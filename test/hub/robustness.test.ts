@@ -148,14 +148,12 @@ t.test('refused, reset and timed-out connections: a HubConnectionError naming th
 });
 
 t.test('any webhook id stays one URL-encoded path segment', async (t) => {
+  // An injected transport sees the request target exactly as the client built it, before any parsing.
   const seen: string[] = [];
-  nock(HUB)
-    .persist()
-    .get(/.*/)
-    .reply((uri) => {
-      seen.push(uri);
-      return [404, { error: 'Webhook not found' }];
-    });
+  const fetch: typeof globalThis.fetch = async (input) => {
+    seen.push(String(input instanceof Request ? input.url : input).slice(HUB.length));
+    return new Response(JSON.stringify({ error: 'Webhook not found' }), { status: 404, headers: { 'content-type': 'application/json' } });
+  };
   const id = fc.oneof(
     fc.string({ unit: 'binary', minLength: 1 }),
     fc.constantFrom('../enable', '..%2F', '%2e%2e', './x', 'a/b', 'a?b=1', 'a#b', '?', '#', ' x ', 'ö/ü', '\u{1F600}', 'a%20b', '..\\x'),
@@ -164,7 +162,7 @@ t.test('any webhook id stays one URL-encoded path segment', async (t) => {
   await fc.assert(
     fc.asyncProperty(id, async (webhookId) => {
       seen.length = 0;
-      const error = await getWebhook({ ...hubOptions, webhookId }).catch((e: unknown) => e);
+      const error = await getWebhook({ ...hubOptions, fetch, webhookId }).catch((e: unknown) => e);
       if (webhookId.trim() === '' || webhookId === '.' || webhookId === '..') {
         if (!(error instanceof WebhookInputError) || seen.length !== 0) throw new Error(`"${webhookId}" should be refused before any request`);
         return;
@@ -216,7 +214,7 @@ t.test('any answer at all: a webhook, or a HubApiError with that status, never a
         throw new Error(`${call.name} ${status}: ${error.message}`);
       }
     }),
-    { numRuns: 400 },
+    { numRuns: 200 },
   );
-  t.pass('400 answers, each a result or a HubApiError');
+  t.pass('200 answers, each a result or a HubApiError');
 });

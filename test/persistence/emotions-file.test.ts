@@ -1,6 +1,7 @@
 import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import type { FileHandle } from 'node:fs/promises';
+import t, { type Test } from 'tap';
 import {
   EmotionsFileError,
   loadEmotionsFile,
@@ -102,4 +103,61 @@ t.test("a killed run's temporary files are removed before the next one writes; t
   t.same(readdirSync(dir).sort(), ['emotions.json', `emotions.json.tmp-${process.pid}-00000000`, 'other.json.tmp-1-00000000']);
   t.same(await loadEmotionsFile(join(dir, 'emotions.json')), state);
   t.same(await removeStaleTempFiles(join(dir, 'missing', 'emotions.json')), [], 'a missing folder has nothing to remove');
+});
+
+/**
+ * The module with `open` replaced: every handle it opens writes the first `bytes` bytes of what it is
+ * given, then either fails as a full disk does or stalls until `release` is called and writes the rest.
+ */
+async function withInterruptedWrites(t: Test, bytes: number, mode: 'fail' | 'stall') {
+  const fs = await import('node:fs/promises');
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let stalled: () => void = () => undefined;
+  const reachedStall = new Promise<void>((resolve) => (stalled = resolve));
+  const open = async (...args: Parameters<typeof fs.open>) => {
+    const handle = await fs.open(...args);
+    return Object.assign(Object.create(handle) as FileHandle, {
+      writeFile: async (data: string) => {
+        await handle.write(Buffer.from(data).subarray(0, bytes));
+        if (mode === 'stall') {
+          stalled();
+          await released;
+          await handle.write(Buffer.from(data).subarray(bytes));
+          return;
+        }
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+      sync: () => handle.sync(),
+      close: () => handle.close(),
+    });
+  };
+  const module = await t.mockImport<typeof import('../../src/persistence/emotions-file.js')>('../../src/persistence/emotions-file.js', {
+    'node:fs/promises': { ...fs, open },
+  });
+  return { ...module, release, reachedStall };
+}
+
+const previous: EmotionState = { ...state, emotions: { joy: 0.9, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.9 }, avatarShape: 'Circle' };
+
+t.test('a write that fails partway leaves the previous file whole, and no temporary file', async (t) => {
+  const dir = t.testdir({ 'emotions.json': serializeState(previous) });
+  const file = join(dir, 'emotions.json');
+  const { writeEmotionsFile } = await withInterruptedWrites(t, 40, 'fail');
+  await t.rejects(writeEmotionsFile(file, state), { code: 'ENOSPC' });
+  t.equal(readFileSync(file, 'utf8'), serializeState(previous), 'the previous file, byte for byte');
+  t.same(await loadEmotionsFile(file), previous, 'and it still loads');
+  t.same(readdirSync(dir), ['emotions.json'], 'the partial temporary file is removed');
+});
+
+t.test('while a write is stalled partway, the file on disk is the previous one, whole', async (t) => {
+  const dir = t.testdir({ 'emotions.json': serializeState(previous) });
+  const file = join(dir, 'emotions.json');
+  const { writeEmotionsFile, release, reachedStall } = await withInterruptedWrites(t, 40, 'stall');
+  const writing = writeEmotionsFile(file, state);
+  await reachedStall;
+  t.same(await loadEmotionsFile(file), previous, 'a reader (or a crash) now sees the previous state');
+  release();
+  await writing;
+  t.same(await loadEmotionsFile(file), state, 'once the write completes, the new state');
 });

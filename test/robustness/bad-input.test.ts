@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import nock from 'nock';
 import { bodyLimitFor } from '../../src/http/app.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
+import { completion, modelList, readyApp } from '../support/chat-system-harness.js';
 import {
   ASSETS,
   allowedStatuses,
@@ -14,7 +14,6 @@ import {
   requests,
   type RawRequest,
 } from '../support/bad-requests.js';
-import { readyApp } from '../support/ready-app.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // Issue 7, bad input: thousands of generated requests against the real app and
@@ -73,7 +72,7 @@ async function fuzz(
   return counts;
 }
 
-t.test('app.inject: thousands of random requests to every endpoint', async (t) => {
+t.test('app.inject: 2,000 random requests to every endpoint', async (t) => {
   const { app, calls, exits } = await readyApp(t, ENV);
   const send = async ({ method, url, headers, payload }: RawRequest): Promise<Answer> => {
     const response = await app.inject({ method: method as 'GET', url, headers, payload: payload === undefined ? undefined : Buffer.from(payload) });
@@ -81,10 +80,10 @@ t.test('app.inject: thousands of random requests to every endpoint', async (t) =
   };
   const chats = () => calls.filter((call) => call.endsWith('/chat/completions')).length;
 
-  const any = await fuzz(requests(MAX, LIMIT), 2500, send, chats);
-  const chat = await fuzz(chatRequests(MAX, LIMIT), 1500, send, chats);
+  const any = await fuzz(requests(MAX, LIMIT), 1200, send, chats);
+  const chat = await fuzz(chatRequests(MAX, LIMIT), 800, send, chats);
   t.comment(`any endpoint: ${any.rejected} rejected, ${any.accepted} accepted; /api/chat: ${chat.rejected} rejected, ${chat.accepted} accepted`);
-  t.ok(any.rejected > 1000 && chat.rejected > 500, 'most generated requests are rejected');
+  t.ok(any.rejected > 500 && chat.rejected > 250, 'most generated requests are rejected');
   t.ok(chat.accepted > 0, 'some generated messages are valid and chat');
 
   const valid = await send({ method: 'POST', url: '/api/chat', headers: { 'content-type': 'application/json' }, payload: '{"message":"still there?"}' });
@@ -93,7 +92,7 @@ t.test('app.inject: thousands of random requests to every endpoint', async (t) =
   t.same(exits, [], 'the system never asked to exit');
 });
 
-t.test('real HTTP on port 0: a few hundred random requests, keep-alive, against the whole service', async (t) => {
+t.test('real HTTP on port 0: 150 random requests, keep-alive, against the whole service', async (t) => {
   let chats = 0;
   nock(PROVIDER).get('/v1/models').reply(200, modelList());
   nock(PROVIDER)
@@ -126,7 +125,7 @@ t.test('real HTTP on port 0: a few hundred random requests, keep-alive, against 
 
   const counts = await fuzz(
     requests(MAX, LIMIT).filter((request) => !hasHugeHeaders(request)),
-    300,
+    150,
     send,
     () => chats,
   );
@@ -149,7 +148,7 @@ t.test('real HTTP on port 0: a few hundred random requests, keep-alive, against 
   t.match(unframed, /\{"error":"Malformed HTTP request"\}$/, 'its body is a JSON error');
   t.equal((await send({ method: 'GET', url: '/health', headers: {} })).status, 200, 'the keep-alive client goes on without a reset');
   t.comment(`over HTTP: ${counts.rejected} rejected, ${counts.accepted} accepted`);
-  t.ok(counts.rejected > 150);
+  t.ok(counts.rejected > 100, "most generated requests are rejected");
   const valid = await service.chat({ message: 'still there?' });
   t.match(valid, { status: 200, body: { response: 'Over the wire.' } }, 'a valid chat still works afterwards');
   t.same(service.exits, []);

@@ -9,6 +9,7 @@ import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
+import { eventually } from '../support/eventually.js';
 
 // Issue 7, crash safety: `hub serve` in a child process, killed with SIGKILL
 // at random moments during a burst of chats and a 5 ms drift, many times over
@@ -34,14 +35,6 @@ async function statesOf(file: string): Promise<EmotionState[]> {
   return states;
 }
 
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds a state that existed, and restarts exactly`, async (t) => {
   const provider = await startFakeProvider(t);
   const dir = t.testdir();
@@ -63,7 +56,7 @@ t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds
       }).catch(() => undefined),
     );
     // `emotions.loaded` is on disk (on a loaded machine the first buffer can go out before it); then a random moment.
-    await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('"type":"emotions.loaded"'), 5000);
+    await eventually(`run ${run}'s emotions.loaded on disk`, () => existsSync(log) && readFileSync(log, 'utf8').includes('"type":"emotions.loaded"'), { intervalMs: 5 });
     await new Promise((resolve) => setTimeout(resolve, random() * 120));
     child.kill('SIGKILL');
     await child.exited;

@@ -2,9 +2,9 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { runChatService } from '../../src/service/run-chat-service.js';
+import { ensureBuilt } from '../support/built-cli.js';
 
-const TS_LOADER = new URL('../../node_modules/@tapjs/typescript/dist/esm/import.mjs', import.meta.url).href;
-const FIXTURE = new URL('../fixtures/serve-with-fake-system.ts', import.meta.url).pathname;
+const FIXTURE = new URL('../fixtures/serve-with-fake-system.mjs', import.meta.url).pathname;
 
 t.test('a bad environment value is a ConfigError naming the variable, before anything starts', async (t) => {
   await t.rejects(runChatService({ env: { PORT: 'eighty' }, createSystem: () => t.fail('no system') as never }), {
@@ -15,7 +15,8 @@ t.test('a bad environment value is a ConfigError naming the variable, before any
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   t.test(`${signal} stops the service gracefully and the process exits 0`, async (t) => {
-    const child = spawn(process.execPath, [`--import=${TS_LOADER}`, FIXTURE], {
+    ensureBuilt();
+    const child = spawn(process.execPath, [FIXTURE], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,6 +5,7 @@ import { replayEventLog } from '../../src/actors/replay.js';
 import { DEFAULT_EMOTIONS, DECAY_FACTOR, round2 } from '../../src/emotions/model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
+import { CookieJar } from '../support/cookie-jar.js';
 import { json, startFakeProvider, type ChatCompletionBody, type FakeProvider } from '../support/fake-provider.js';
 import { mockProviderOnly, startRealService, type Started } from '../support/real-service.js';
 
@@ -13,38 +14,6 @@ import { mockProviderOnly, startRealService, type Started } from '../support/rea
 mockProviderOnly(t);
 
 const NO_DRIFT = { DRIFT_INTERVAL_MS: '86400000' };
-
-/** A visitor's browser, as far as cookies go: it keeps what Set-Cookie gives and sends it back. */
-class CookieJar {
-  private cookie: string | undefined;
-  readonly setCookies: string[] = [];
-
-  constructor(private readonly address: string) {}
-
-  get value(): string | undefined {
-    return this.cookie?.split('=')[1];
-  }
-
-  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookie) headers.set('cookie', this.cookie);
-    const response = await fetch(`${this.address}${path}`, { ...init, headers });
-    for (const line of response.headers.getSetCookie()) {
-      this.setCookies.push(line);
-      this.cookie = line.split(';')[0];
-    }
-    return response;
-  }
-
-  async chat(message: string): Promise<{ status: number; body: any }> {
-    const response = await this.fetch('/api/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message }),
-    });
-    return { status: response.status, body: await response.json() };
-  }
-}
 
 /** The turns of a prompt after the system prompt, without the message itself. */
 const history = (prompt: ChatCompletionBody | undefined) => prompt?.messages.slice(1, -1).map((m) => `${m.role}: ${m.content}`);

@@ -14,7 +14,7 @@ export interface RawRequest {
 /** The GET endpoints of seed 000, all 200 once the system is ready. */
 export const GET_ROUTES = ['/', '/error', '/health', '/api/avatar', '/api/is_initialized', '/status', '/api/availability'];
 
-/** The statuses seed 000 and the README give `POST /api/chat` for anything but a provider failure. */
+/** The statuses seed 000 and docs/chat-api.md give `POST /api/chat` for anything but a provider failure. */
 export const CHAT_STATUSES = [200, 400, 413, 415];
 
 /**

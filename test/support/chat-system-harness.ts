@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { Test } from 'tap';
@@ -5,8 +6,10 @@ import { createChatSystem, type ChatSystem } from '../../src/actors/chat-system.
 import { Bus } from '../../src/bus/bus.js';
 import type { BusEvent } from '../../src/bus/events.js';
 import { DEFAULT_MODEL, loadChatConfig } from '../../src/config/chat-config.js';
+import { buildApp } from '../../src/http/app.js';
 import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
 import type { MoodLedger } from '../../src/mood/mood-ledger.js';
+import type { ConversationStore } from '../../src/sessions/conversation-store.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
@@ -29,22 +32,34 @@ export interface Harness {
   advance(ms: number): void;
 }
 
+export interface HarnessOptions {
+  /** The provider's transport (see `standInProvider`); without it, calls go to BASE_URL (mock it with nock). */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Whether debug lines are captured (default true); false for tests that send thousands of requests. */
+  readonly debug?: boolean;
+  /** The mood ledger (default: a new in-process one); tests pass one that refuses or delivers late. */
+  readonly ledger?: MoodLedger;
+  /** The visitors' conversations (default: the in-process store); tests pass one that fails. */
+  readonly conversations?: ConversationStore;
+}
+
 /**
  * A chat system on a temporary directory with a fixed clock, a seeded random source, a
  * virtual-time scheduler, a captured logger and an exit that records instead of ending the process.
+ * This is the one way the tests build the real actor system; `readyApp` puts the HTTP app over it.
  */
 export function harness(
   t: Test,
   env: Record<string, string> = {},
   dir: string = t.testdir(),
-  ledger: MoodLedger = new LocalMoodLedger(),
+  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations }: HarnessOptions = {},
 ): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
   const events: BusEvent[] = [];
   bus.all().subscribe((event) => events.push(event));
   const logs: Record<string, unknown>[] = [];
-  const logger = createLogger({ destination: { write: (line: string) => logs.push(JSON.parse(line)) }, debug: true });
+  const logger = createLogger({ destination: { write: (line: string) => logs.push(JSON.parse(line)) }, debug });
   const exits: number[] = [];
   let onExit: (code: number) => void = () => undefined;
   const exited = new Promise<number>((resolve) => (onExit = resolve));
@@ -62,8 +77,10 @@ export function harness(
     },
     scheduler,
     dialogueRetries: 0,
+    ...(fetch ? { fetch } : {}),
     inspect: () => undefined,
     ledger,
+    ...(conversations ? { conversations } : {}),
   });
   t.teardown(() => system.stop());
   let now = 0;
@@ -83,6 +100,56 @@ export function harness(
       scheduler.flush();
     },
   };
+}
+
+export interface StandInProvider {
+  readonly fetch: typeof globalThis.fetch;
+  /** Provider calls made so far, as `METHOD /path`. */
+  readonly calls: string[];
+}
+
+/**
+ * An OpenAI-compatible provider as an injected fetch, with no network at all: it lists the
+ * default model (a valid key, a known model) and answers every completion with `reply`, counting its calls.
+ */
+export function standInProvider(reply = 'I hear you.'): StandInProvider {
+  const calls: string[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+    const body = url.pathname.endsWith('/models') ? modelList() : completion(reply);
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { fetch, calls };
+}
+
+export interface ReadyApp {
+  readonly app: FastifyInstance;
+  /** Provider calls made so far, as `METHOD /path`. */
+  readonly calls: string[];
+  /** Exit codes the system asked for (none expected). */
+  readonly exits: number[];
+}
+
+/**
+ * The real HTTP app over the real actor system, ready, for `app.inject`: the provider is the
+ * stand-in, the clock is fixed and virtual time never moves, so the drift never ticks and the
+ * emotions move only when a chat is accepted.
+ */
+export async function readyApp(t: Test, env: Record<string, string> = {}): Promise<ReadyApp> {
+  const provider = standInProvider();
+  const settings = { LLM_API_KEY: 'sk-test-robust', LLM_TIMEOUT_MS: '30000', ...env };
+  const { system, bus, exits } = harness(t, settings, t.testdir(), { fetch: provider.fetch, debug: false });
+  const app = await buildApp({
+    bus,
+    clock: fixedClock(START),
+    logger: createLogger({ debug: false, destination: { write: () => undefined } }),
+    config: loadChatConfig(settings),
+  });
+  t.teardown(() => app.close());
+  system.start();
+  if ((await system.settled()) !== 'ready') throw new Error('the chat system did not become ready');
+  return { app, calls: provider.calls, exits };
 }
 
 export function completion(content: string | null): object {

@@ -13,6 +13,8 @@ export interface Harness {
   readonly system: FakeSystem;
   /** Every log line the app wrote, parsed. */
   readonly logs: () => Array<Record<string, unknown>>;
+  /** The log as written, before parsing (which would hide a repeated key). */
+  readonly logText: () => string;
 }
 
 /** The real app over a bus answered by the fake system, with tiny timeouts and a captured log. */
@@ -38,7 +40,7 @@ export async function harness(
     system.stop();
     bus.close();
   });
-  return { app, bus, system, logs: log.lines };
+  return { app, bus, system, logs: log.lines, logText: log.text };
 }
 
 /** A POST /api/chat with a JSON body. */

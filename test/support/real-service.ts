@@ -6,6 +6,7 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { startChatService, type ChatService, type ChatServiceOptions, type SystemDeps } from '../../src/service/chat-service.js';
+import { eventually } from './eventually.js';
 
 /** The mocked OpenAI-compatible provider; its base URL is `${PROVIDER}/v1`. */
 export const PROVIDER = 'http://llm.test';
@@ -86,13 +87,11 @@ export async function startRealService(
       });
       return { status: response.status, body: await response.json() };
     },
-    settled: async () => {
-      for (;;) {
+    settled: () =>
+      eventually('the service to leave initializing', async () => {
         const { body } = await get('/api/is_initialized');
-        if (!body.initializing) return body;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+        return body.initializing ? undefined : body;
+      }),
   };
 }
 

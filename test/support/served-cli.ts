@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Test } from 'tap';
+import { eventually } from './eventually.js';
 
 // `hub serve` as a user runs it: the built binary in its own process (npm test builds first).
 const BIN = new URL('../../bin/run.js', import.meta.url).pathname;
@@ -58,11 +59,12 @@ export function serve(t: Test, env: Record<string, string>): Run {
 
 /** Polls /api/is_initialized until the service has left `initializing` (at most `ms`). */
 export async function settledOver(address: string, ms = 10_000): Promise<Record<string, unknown>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const state = (await (await fetch(`${address}/api/is_initialized`)).json()) as Record<string, unknown>;
-    if (!state.initializing) return state;
-    if (Date.now() > until) throw new Error(`still initializing after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  return eventually(
+    `${address} to leave initializing`,
+    async () => {
+      const state = (await (await fetch(`${address}/api/is_initialized`)).json()) as Record<string, unknown>;
+      return state.initializing ? undefined : state;
+    },
+    { timeoutMs: ms, intervalMs: 5 },
+  );
 }

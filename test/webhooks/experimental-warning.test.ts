@@ -1,7 +1,7 @@
 import t from 'tap';
 
 t.test('the experimental warning is emitted once per process, unless silenced', async (t) => {
-  const { warnExperimental, EXPERIMENTAL_MESSAGE, isTruthy } = await t.mockImport<typeof import('../../src/webhooks/experimental-warning.js')>(
+  const { warnExperimental, isTruthy } = await t.mockImport<typeof import('../../src/webhooks/experimental-warning.js')>(
     '../../src/webhooks/experimental-warning.js',
   );
   const warnings: Error[] = [];
@@ -17,8 +17,7 @@ t.test('the experimental warning is emitted once per process, unless silenced', 
   warnExperimental({ HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '0' });
   await new Promise((resolve) => setImmediate(resolve));
   t.equal(warnings.length, 1, 'once only');
-  t.match(warnings[0], { name: 'ExperimentalWarning', message: EXPERIMENTAL_MESSAGE });
-  t.match(EXPERIMENTAL_MESSAGE, "'WebhooksServer' is experimental");
+  t.match(warnings[0], { name: 'ExperimentalWarning', message: /'WebhooksServer' is experimental/ });
   t.same(['1', 'on', 'YES', ' true ', '0', 'no', ''].map(isTruthy), [true, true, true, true, false, false, false]);
   t.equal(isTruthy(undefined), false);
 });

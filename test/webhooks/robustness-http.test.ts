@@ -22,7 +22,7 @@ import {
 } from './robustness-cases.js';
 
 const BODY_LIMIT = 1024 * 1024; // the server's default, which it is left at
-const RUNS = 300;
+const RUNS = 150;
 const CANARY_RUNS = 150;
 const BURSTS = 15;
 

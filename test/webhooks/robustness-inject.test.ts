@@ -10,7 +10,7 @@ import { countingHandlers, deliverAndCheck, headersOf, requestArb, SECRET, sends
 
 // A small limit keeps the oversized bodies cheap; the real server's 1 MiB is tried over HTTP.
 const BODY_LIMIT = 16 * 1024;
-const RUNS = 3000;
+const RUNS = 1500;
 
 function webhooksApp() {
   const log = capturedLogger();

@@ -1,25 +1,50 @@
-import { Args, Command } from '@oclif/core';
+import { Args, Command, Flags } from '@oclif/core';
 import { replayEventLog } from '../../actors/replay.js';
+import type { EmotionState } from '../../emotions/state.js';
 import { serializeState } from '../../persistence/emotions-file.js';
+import { DEFAULT_REDIS_PREFIX } from '../../redis/keys.js';
+import { withoutCredentials } from '../../runtime/url-credentials.js';
 
 export default class Replay extends Command {
   static override description =
-    'Replay a JSONL event log (written with EVENT_LOG) and print the final emotions and avatar state as JSON, in the emotions.json layout';
+    'Replay a JSONL event log (written with EVENT_LOG), or the shared mood of replicas on Redis (--redis), and print the final emotions and avatar state as JSON, in the emotions.json layout';
 
-  static override examples = ['<%= config.bin %> replay events.jsonl', '<%= config.bin %> replay events.jsonl | diff - emotions.json'];
+  static override examples = [
+    '<%= config.bin %> replay events.jsonl',
+    '<%= config.bin %> replay events.jsonl | diff - emotions.json',
+    '<%= config.bin %> replay --redis redis://127.0.0.1:6379/0',
+  ];
 
   static override args = {
-    file: Args.string({ description: 'the event log to replay', required: true }),
+    file: Args.string({ description: 'the event log to replay (or give --redis)' }),
+  };
+
+  static override flags = {
+    redis: Flags.string({ description: 'replay the snapshot and stream the replicas share on this Redis instead of a file' }),
+    prefix: Flags.string({ description: 'the replicas\' REDIS_PREFIX', env: 'REDIS_PREFIX', default: DEFAULT_REDIS_PREFIX }),
   };
 
   async run(): Promise<void> {
-    const { args } = await this.parse(Replay);
+    const { args, flags } = await this.parse(Replay);
+    if ((args.file === undefined) === (flags.redis === undefined)) {
+      this.error('give an event log FILE or --redis URL (one of them)', { exit: 2 });
+    }
+    const source = flags.redis === undefined ? args.file! : withoutCredentials(flags.redis);
     let text: string;
     try {
-      text = serializeState(await replayEventLog(args.file, { onWarning: (message) => process.stderr.write(`warning: ${message}\n`) }));
+      text = serializeState(await this.#replay(args.file, flags.redis, flags.prefix));
     } catch (error) {
-      this.error(`cannot replay ${args.file}: ${(error as Error).message}`, { exit: 1 });
+      this.error(`cannot replay ${source}: ${(error as Error).message}`, { exit: 1 });
     }
     process.stdout.write(text);
+  }
+
+  async #replay(file: string | undefined, redis: string | undefined, prefix: string): Promise<EmotionState> {
+    if (redis === undefined) {
+      return replayEventLog(file!, { onWarning: (message) => process.stderr.write(`warning: ${message}\n`) });
+    }
+    // Loaded only here: replaying a file needs no Redis client.
+    const { replayRedis } = await import('../../redis/replay-redis.js');
+    return (await replayRedis(redis, prefix)).state;
   }
 }

@@ -11,9 +11,10 @@ export interface AvatarRoutesOptions {
 export const avatarRoutes: FastifyPluginAsync<AvatarRoutesOptions> = async (app, { system }) => {
   // 200 in every phase (the page polls it every second); 500 only when the system cannot be asked.
   app.get('/api/avatar', { schema: { response: avatarResponse } }, async () => {
-    const status = await system.status().catch((cause: unknown) => {
+    try {
+      return avatarBody(await system.status());
+    } catch (cause) {
       throw httpError('AVATAR_FAILED', undefined, cause);
-    });
-    return avatarBody(status);
+    }
   });
 };

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/** `REDIS_PREFIX` when unset: every key of the service starts with it. */
+export const DEFAULT_REDIS_PREFIX = 'emotion-hub:';
+
+/** The service's key names under one prefix, so that several services can share a Redis. */
+export interface RedisKeys {
+  /** The mood's one ordered stream of changes. */
+  readonly moodStream: string;
+  /** The counter that numbers the stream's entries 1, 2, 3… so a replica sees a gap at once. */
+  readonly moodSequence: string;
+  /** The last saved state and the stream position it covers. */
+  readonly moodSnapshot: string;
+  /** Held by the one replica that drifts. */
+  readonly driftLease: string;
+  /** One visitor's conversation. Keyed by a hash: a session id is a credential. */
+  conversation(sessionId: string): string;
+}
+
+export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
+  return {
+    moodStream: `${prefix}mood`,
+    moodSequence: `${prefix}mood:sequence`,
+    moodSnapshot: `${prefix}mood:snapshot`,
+    driftLease: `${prefix}drift:lease`,
+    conversation: (sessionId) => `${prefix}conversation:${createHash('sha256').update(sessionId).digest('hex')}`,
+  };
+}

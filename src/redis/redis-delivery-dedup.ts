@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import type { DeliveryDedup } from '../webhooks/delivery-dedup.js';
+import type { Logger } from '../runtime/logger.js';
+import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './connection.js';
+import { DEFAULT_REDIS_PREFIX } from './keys.js';
+
+/** How long a delivery id is remembered: the Hub retries a delivery within hours, not days. */
+export const DELIVERY_MEMORY_S = 24 * 60 * 60;
+
+/** Claimed delivery ids on Redis: `SET NX EX` (24 h), so one replica wins each delivery. */
+export class RedisDeliveryDedup implements DeliveryDedup {
+  readonly #client: Redis;
+  readonly #prefix: string;
+
+  constructor(client: Redis, prefix = DEFAULT_REDIS_PREFIX) {
+    this.#client = client;
+    this.#prefix = `${prefix}webhook-delivery:`;
+  }
+
+  /** Connects to `url` (RedisUnavailableError naming it without its password when it cannot). */
+  static async connect(url: string, logger: Logger): Promise<RedisDeliveryDedup> {
+    return new RedisDeliveryDedup(await connectRedis(url, { name: 'webhook-deliveries', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS }));
+  }
+
+  async claim(webhookId: string): Promise<boolean> {
+    return (await this.#client.set(this.#prefix + webhookId, '1', 'EX', DELIVERY_MEMORY_S, 'NX')) === 'OK';
+  }
+
+  async release(webhookId: string): Promise<void> {
+    await this.#client.del(this.#prefix + webhookId);
+  }
+
+  async close(): Promise<void> {
+    this.#client.disconnect();
+  }
+}

@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+import type { ChatConfig, RedisConfig } from '../config/chat-config.js';
+import { defaultState, type EmotionState } from '../emotions/state.js';
+import { loadEmotionsFile } from '../persistence/emotions-file.js';
+import type { Clock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
+import { withoutCredentials } from '../runtime/url-credentials.js';
+import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './connection.js';
+import { redisKeys } from './keys.js';
+import { RedisConversationStore } from './redis-conversation-store.js';
+import { RedisDriftLease } from './redis-drift-lease.js';
+import { RedisMoodLedger } from './redis-mood-ledger.js';
+
+/** What makes this process one replica: the shared adapters, and the state they start from. */
+export interface Replica {
+  readonly ledger: RedisMoodLedger;
+  readonly conversations: RedisConversationStore;
+  readonly driftLease: RedisDriftLease;
+  /** The shared state when this replica joined: the snapshot and the stream after it. */
+  readonly sharedState: EmotionState;
+  /** Closes the connection the adapters share; after the system has closed the adapters. */
+  close(): Promise<void>;
+}
+
+export interface JoinOptions {
+  readonly redis: RedisConfig;
+  readonly config: Pick<ChatConfig, 'emotionsFile' | 'sessionIdleMs'>;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** This replica can no longer follow the shared mood (see MoodStreamGapError): the process must end. */
+  readonly onFailure: (error: Error) => void;
+}
+
+/**
+ * Joins the replicas on `redis.url`: two connections (commands, and the blocking stream read),
+ * the mood ledger loaded from the snapshot and the stream (the first replica ever seeds it with its
+ * emotions file, or the defaults), the conversation store and the drift lease. Redis unreachable:
+ * RedisUnavailableError naming the URL without its password, and nothing left open.
+ */
+export async function joinReplicas(options: JoinOptions): Promise<Replica> {
+  const { redis, config, logger, clock } = options;
+  const opened: Redis[] = [];
+  try {
+    const client = await connectRedis(redis.url, { name: 'commands', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS });
+    opened.push(client);
+    const reader = await connectRedis(redis.url, { name: 'mood-stream', logger });
+    opened.push(reader);
+    const keys = redisKeys(redis.prefix);
+    // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
+    const seed = async (): Promise<EmotionState> => (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
+    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, seed, clock, onFailure: options.onFailure });
+    const sharedState = ledger.state;
+    logger.info(
+      { redis: withoutCredentials(redis.url), prefix: redis.prefix },
+      `this process is a replica on ${withoutCredentials(redis.url)}: the mood, its stream and the conversations are shared there`,
+    );
+    return {
+      ledger,
+      conversations: new RedisConversationStore({ client, keys, idleMs: config.sessionIdleMs }),
+      driftLease: new RedisDriftLease({ client, keys, logger, ttlMs: redis.driftLeaseMs, clock }),
+      sharedState,
+      close: async () => {
+        await client.quit().catch(() => client.disconnect());
+      },
+    };
+  } catch (error) {
+    for (const connection of opened) connection.disconnect();
+    throw error;
+  }
+}

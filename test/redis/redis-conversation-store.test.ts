@@ -1,0 +1,67 @@
+import t from 'tap';
+import { redisKeys } from '../../src/redis/keys.js';
+import { RedisConversationStore } from '../../src/redis/redis-conversation-store.js';
+import { eventually } from '../support/eventually.js';
+import { redisClient, startRedisServer } from '../support/redis-server.js';
+
+const SESSION = 'Qm9vbS1zZXNzaW9uLWlkLTAwMQ';
+
+t.test('a conversation is shared by every replica, bounded to the last 10 exchanges', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('conv:');
+  const onA = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  const onB = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  t.same(await onA.history(SESSION), [], 'an unknown session has no history');
+  for (let n = 1; n <= 12; n++) await (n % 2 ? onA : onB).remember(SESSION, `message ${n}`, `reply ${n}`);
+  const history = await onB.history(SESSION);
+  t.equal(history.length, 20, 'ten exchanges');
+  t.same(history.slice(0, 2), [
+    { role: 'user', content: 'message 3' },
+    { role: 'assistant', content: 'reply 3' },
+  ]);
+  t.same(history.at(-1), { role: 'assistant', content: 'reply 12' });
+  t.same(await onA.history(SESSION), history, 'the same on the other replica');
+  t.same(await onA.history('another-session'), [], 'sessions are apart');
+  const stored = await server.cli('KEYS', 'conv:*');
+  t.notMatch(stored, SESSION, 'the session id, a credential, is not a key name');
+  await onA.close();
+});
+
+t.test('an idle conversation expires; reading or writing renews it', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('idle:');
+  const store = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 5000 });
+  await store.remember(SESSION, 'hello', 'hi');
+  const ttl = Number(await server.cli('PTTL', keys.conversation(SESSION)));
+  t.ok(ttl > 0 && ttl <= 5000, `expires within SESSION_IDLE_MS (${ttl} ms left)`);
+  await server.cli('PEXPIRE', keys.conversation(SESSION), '100');
+  await store.history(SESSION);
+  t.ok(Number(await server.cli('PTTL', keys.conversation(SESSION))) > 1000, 'a read renews it');
+  await server.cli('PEXPIRE', keys.conversation(SESSION), '1');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.same(await store.history(SESSION), [], 'once expired, forgotten');
+});
+
+t.test('turns this version cannot read are left out', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('odd:');
+  const store = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 5000 });
+  await server.cli('RPUSH', keys.conversation(SESSION), 'not json', '{"role":"system","content":"x"}', '{"role":"user","content":"ok"}');
+  t.same(await store.history(SESSION), [{ role: 'user', content: 'ok' }]);
+});
+
+t.test('Redis away: reads and writes reject with a clear error, and work again once it is back', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('down:');
+  const store = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  await store.remember(SESSION, 'before', 'kept');
+  await server.stop();
+  await t.rejects(store.history(SESSION), { name: 'RedisUnavailableError', message: /^Redis is unavailable: cannot read the conversation/ });
+  await t.rejects(store.remember(SESSION, 'a', 'b'), { name: 'RedisUnavailableError', message: /cannot remember the conversation/ });
+  await server.start();
+  const history = await eventually('the client to reconnect by itself', () => store.history(SESSION).catch(() => undefined));
+  t.same(history, [
+    { role: 'user', content: 'before' },
+    { role: 'assistant', content: 'kept' },
+  ]);
+});
