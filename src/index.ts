@@ -22,7 +22,8 @@ export { MemoryConversationStore, type MemoryConversationStoreOptions } from './
 export type { MoodChange, MoodLedger } from './mood/mood-ledger.js';
 export { LocalMoodLedger, MoodLedgerClosedError } from './mood/local-mood-ledger.js';
 export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './actors/chat-system.js';
-export { systemMachine, phaseOf, type SystemInput } from './actors/system-machine.js';
+export { createSystemMachine, phaseOf, type SystemServices } from './actors/system-machine.js';
+export { machineJson, type MachineJson } from './actors/machine-json.js';
 export {
   DEFAULT_EMOTIONS,
   DECAY_FACTOR,
