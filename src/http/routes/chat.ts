@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { BusTimeoutError } from '../../bus/errors.js';
 import type { ChatRejection } from '../../bus/events.js';
-import { HttpError, httpError, type HttpErrorCode } from '../errors.js';
+import { httpError, type HttpErrorCode } from '../errors.js';
 import { chatBody } from '../present.js';
 import { visitorSession } from '../session.js';
 import type { SessionKey } from '../../bus/events.js';
@@ -19,15 +19,6 @@ import type { SystemClient } from '../system-client.js';
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
   readonly maxMessageLength: number;
-}
-
-/**
- * A body that could not be read as JSON. The parser keeps the problem instead
- * of failing, so that the state check (503) still comes before any input
- * error (400, 415), whatever the body.
- */
-class UnreadableBody {
-  constructor(readonly error: HttpError) {}
 }
 
 const REJECTIONS: Record<ChatRejection, HttpErrorCode> = {
@@ -51,18 +42,18 @@ async function assertReady(system: SystemClient): Promise<void> {
 export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
+  // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
+  // type finds no parser: fastify's 415, mapped by the error handler. The state check needs none of
+  // this: it runs in onRequest, before the body is read.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(?:[\w.-]+\+)?json(?:;|$)/, { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, (error, value) =>
-      done(null, error ? new UnreadableBody(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`)) : value),
+      error ? done(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`, error)) : done(null, value),
     );
   });
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) =>
-    done(null, new UnreadableBody(httpError('UNSUPPORTED_MEDIA_TYPE'))),
-  );
 
   app.post(
     '/api/chat',
@@ -72,11 +63,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         body: Type.Object({ message: Type.String({ pattern: '\\S', maxLength: maxMessageLength }) }),
       },
       attachValidation: true,
-      preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+      // Before the body is read: a system that cannot chat answers 503 whatever the body (seed 000).
+      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
         // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
         request.session = visitorSession(request, reply);
         await assertReady(system);
-        if (request.body instanceof UnreadableBody) throw request.body.error;
       },
     },
     async (request, reply) => {
