@@ -1,8 +1,10 @@
 import { resolveEndpoint } from './endpoint.js';
-import { HubApiError, HubConnectionError } from './errors.js';
+import { isOffline } from './env-flag.js';
+import { HubApiError, HubConnectionError, HubOfflineError } from './errors.js';
 import { requestIdOf, serverMessageOf } from './error-response.js';
 import type { HubOptions } from './hub-options.js';
 import { resolveToken } from './token.js';
+import { hubUserAgent } from './user-agent.js';
 
 export interface HubRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -14,8 +16,11 @@ export interface HubRequest {
 async function send(request: HubRequest, options: HubOptions): Promise<{ response: Response; url: string; token: string }> {
   const env = options.env ?? process.env;
   const url = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
+  if (isOffline(env)) {
+    throw new HubOfflineError(`Cannot reach ${url}: offline mode is enabled. To disable it, unset the HF_HUB_OFFLINE environment variable.`);
+  }
   const token = await resolveToken(options.token, env);
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'emotion-hub' };
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': hubUserAgent() };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const doFetch = options.fetch ?? fetch;
   try {
