@@ -1,3 +1,4 @@
+import { listenHost } from '../runtime/listen-host.js';
 import { isDebugEnabled } from '../runtime/logger.js';
 
 /** One OpenAI-compatible provider. `apiKey` undefined means no key was configured. */
@@ -68,7 +69,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
   };
   return {
     port: integer(env, 'PORT', 7860, 0, 65535),
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    host: listenHost(env),
     primary,
     secondary: {
       apiKey: text(env, 'CHAT_API_KEY') ?? primary.apiKey,

@@ -1,10 +1,10 @@
 import type { Clock } from '../runtime/clock.js';
+import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';
 import type { LandingPageInfo } from './landing-page.js';
 import type { TunnelProvider } from './tunnel.js';
 
 export const DEFAULT_PORT = 7860;
-export const DEFAULT_HOST = '127.0.0.1';
 /** Hub payloads weigh a few KiB; 1 MiB leaves room for long `updatedRefs` lists. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -18,7 +18,7 @@ export interface WebhooksServerOptions {
   readonly ui?: WebhooksUi;
   /** Defaults to `PORT`, else 7860. `0` picks a free port. */
   readonly port?: number;
-  /** Defaults to `HOST`, else 127.0.0.1 (use 0.0.0.0 in a container or a Space). */
+  /** Defaults to `HOST`, else 0.0.0.0 on a Space (`SPACE_HOST` or `SPACE_ID` set), else 127.0.0.1. */
   readonly host?: string;
   /** Largest accepted body in bytes (413 beyond it); defaults to 1 MiB. */
   readonly bodyLimit?: number;
@@ -32,7 +32,7 @@ export interface WebhooksServerOptions {
   readonly print?: (line: string) => void;
   /** Stamps each delivery's `receivedAt`; defaults to the system clock. */
   readonly clock?: Clock;
-  /** Environment to read `WEBHOOK_SECRET`, `PORT`, `HOST` and `SPACE_HOST` from; defaults to `process.env`. */
+  /** Environment to read `WEBHOOK_SECRET`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -58,7 +58,7 @@ export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions 
   return {
     secret: options.webhookSecret || env.WEBHOOK_SECRET || undefined,
     port,
-    host: options.host ?? (env.HOST?.trim() || DEFAULT_HOST),
+    host: options.host ?? listenHost(env),
     bodyLimit,
     spaceHost: env.SPACE_HOST?.trim() || undefined,
   };

@@ -45,3 +45,10 @@ t.test('unusable values are errors that name the variable', (t) => {
   t.throws(() => loadChatConfig({ CHAT_BASE_URL: 'not a url' }), /CHAT_BASE_URL/);
   t.end();
 });
+
+t.test('on a Hugging Face Space hub serve listens on 0.0.0.0 unless HOST is given', (t) => {
+  t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).host, '0.0.0.0');
+  t.equal(loadChatConfig({ SPACE_HOST: 'julien-c-emotion-hub.hf.space' }).host, '0.0.0.0');
+  t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub', HOST: '127.0.0.1' }).host, '127.0.0.1');
+  t.end();
+});
