@@ -1,9 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { systemClock, type Clock } from '../runtime/clock.js';
-import { createLogger, type Logger } from '../runtime/logger.js';
-import { buildWebhooksApp } from './app.js';
+import { systemClock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
 import { scheduleAutoStart } from './auto-start.js';
 import { DeliveryEvents, type WebhookListener, type WebhookWildcardListener } from './delivery-events.js';
 import type { WebhookEventName } from './event-name.js';
@@ -154,10 +152,13 @@ export class WebhooksServer {
 
   async #start(): Promise<Running> {
     const { host, port, bodyLimit, secret, spaceHost } = this.#config;
+    // Fastify and pino load here, at launch: importing the library (to type a handler, to verify a
+    // secret, to validate a payload) stays cheap.
+    const [{ buildWebhooksApp }, logger] = await Promise.all([import('./app.js'), this.#logger()]);
     const app = buildWebhooksApp({
       secret,
       bodyLimit,
-      logger: this.#logger(),
+      logger,
       clock: this.#options.clock ?? systemClock,
       handlerFor: (name) => this.#registry.get(name),
       events: this.#events,
@@ -206,10 +207,12 @@ export class WebhooksServer {
     return typeof ui === 'string' ? ui : await ui(info);
   }
 
-  #logger(): Logger {
+  async #logger(): Promise<Logger> {
     const logger = this.#options.logger;
-    if (logger === false) return pino({ enabled: false });
-    return logger ?? createLogger({ name: 'webhooks-server', debug: false });
+    if (logger !== undefined && logger !== false) return logger;
+    if (logger === false) return (await import('pino')).default({ enabled: false });
+    const { createLogger } = await import('../runtime/logger.js');
+    return createLogger({ name: 'webhooks-server', debug: false });
   }
 }
 
