@@ -1,4 +1,5 @@
-import { Command, Errors } from '@oclif/core';
+import { Command } from '@oclif/core/command';
+import * as Errors from '@oclif/core/errors';
 import { describeFailure } from './exit-codes.js';
 import { processTerminal, type Terminal } from './terminal.js';
 

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import type { HubOptions } from '../hub/hub-options.js';
 import { CliCommand } from './cli-command.js';
 

@@ -1,4 +1,5 @@
-import { Args, Command } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import { Command } from '@oclif/core/command';
 import { replayEventLog } from '../../actors/replay.js';
 import { serializeState } from '../../persistence/emotions-file.js';
 

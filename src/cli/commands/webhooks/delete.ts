@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { deleteWebhook } from '../../../hub/delete-webhook.js';
 import { CliFailure, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';

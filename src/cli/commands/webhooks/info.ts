@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { getWebhook } from '../../../hub/get-webhook.js';
 import { HubCommand } from '../../hub-command.js';
 import { webhookIdArg } from '../../webhook-flags.js';

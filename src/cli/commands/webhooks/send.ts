@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { SAMPLE_SCOPES, samplePayload, type SampleScope } from '../../../webhooks/sample-payloads.js';
 import { sendTestDelivery, type TestDeliveryResponse } from '../../../webhooks/send-test-delivery.js';
 import { CliCommand } from '../../cli-command.js';
