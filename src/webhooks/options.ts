@@ -2,6 +2,7 @@ import type { Clock } from '../runtime/clock.js';
 import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';
 import type { LandingPageInfo } from './landing-page.js';
+import type { LocalTunnelOptions } from './local-tunnel.js';
 import type { TunnelProvider } from './tunnel.js';
 
 export const DEFAULT_PORT = 7860;
@@ -22,7 +23,13 @@ export interface WebhooksServerOptions {
   readonly host?: string;
   /** Largest accepted body in bytes (413 beyond it); defaults to 1 MiB. */
   readonly bodyLimit?: number;
-  /** Opens a public URL at launch; nothing is opened without it. */
+  /**
+   * Opens a public URL at launch with the built-in tunnel (a localtunnel.me URL that closes itself
+   * after 72 hours), as huggingface_hub does locally; an object sets the built-in tunnel's options
+   * (another localtunnel server, say). Off by default: nothing leaves the machine.
+   */
+  readonly share?: boolean | LocalTunnelOptions;
+  /** Opens a public URL at launch with this provider instead (`localTunnel({ host })`, or your own). */
   readonly tunnel?: TunnelProvider;
   /** Where request logs go; defaults to a pino logger on stdout, `false` silences it. */
   readonly logger?: Logger | false;

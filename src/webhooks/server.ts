@@ -12,7 +12,8 @@ import { resolveOptions, type ResolvedOptions, type WebhooksServerOptions } from
 import { WebhookRegistry } from './registry.js';
 import { routePath, WEBHOOKS_PREFIX } from './route-name.js';
 import { readyMessages, secretMessages } from './startup-messages.js';
-import type { Tunnel } from './tunnel.js';
+import { localTunnel } from './local-tunnel.js';
+import type { Tunnel, TunnelProvider } from './tunnel.js';
 
 /** What `addWebhook` and `webhookEndpoint` registered. */
 export interface RegisteredWebhook {
@@ -135,8 +136,9 @@ export class WebhooksServer {
     const running = await launching?.catch(() => undefined);
     if (running === undefined) return;
     if (this.#running === running) this.#running = undefined;
-    await running.app.close();
+    // The tunnel first: its client holds connections to the local server, which would keep it open.
     await running.tunnel?.close?.();
+    await running.app.close();
   }
 
   #armAutoStart(): void {
@@ -169,7 +171,7 @@ export class WebhooksServer {
     const localUrl = `http://${formatHost(host)}:${boundPort}`;
     let tunnel: Tunnel | undefined;
     try {
-      tunnel = await this.#options.tunnel?.open({ url: localUrl, host, port: boundPort });
+      tunnel = await this.#tunnelProvider()?.open({ url: localUrl, host, port: boundPort });
     } catch (error) {
       await app.close();
       throw error;
@@ -177,10 +179,19 @@ export class WebhooksServer {
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
     const running: Running = { app, tunnel, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
-    for (const line of [...secretMessages(secret !== undefined), ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url))]) {
+    const lines = [...secretMessages(secret !== undefined), ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url), tunnel?.expiresAt)];
+    for (const line of lines) {
       this.#print(line);
     }
     return running;
+  }
+
+  /** The given provider; else the built-in tunnel when `share` is on; else none. */
+  #tunnelProvider(): TunnelProvider | undefined {
+    const { tunnel, share, clock } = this.#options;
+    if (tunnel !== undefined) return tunnel;
+    if (share === undefined || share === false) return undefined;
+    return localTunnel({ print: this.#print, clock, ...(share === true ? {} : share) });
   }
 
   #routeUrls(base: string): string[] {

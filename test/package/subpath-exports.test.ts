@@ -35,13 +35,14 @@ t.test('package.json exports the four entries of the DESIGN contract, with their
 });
 
 for (const [entry, names] of [
-  ['emotion-hub/webhooks', ['WebhooksServer', 'webhookEndpoint', 'verifyWebhookSecret', 'parseWebhookPayload', 'sendTestDelivery']],
+  ['emotion-hub/webhooks', ['WebhooksServer', 'webhookEndpoint', 'verifyWebhookSecret', 'parseWebhookPayload', 'sendTestDelivery', 'localTunnel']],
   ['emotion-hub/hub', ['listWebhooks', 'getWebhook', 'createWebhook', 'updateWebhook', 'enableWebhook', 'disableWebhook', 'deleteWebhook', 'HubApiError']],
 ] as const) {
   t.test(`${entry} loads none of the chat machinery (${CHAT_MACHINERY.join(', ')})`, async (t) => {
     const { packages, exports } = await importEntry(t, entry);
     for (const name of CHAT_MACHINERY) t.notOk(packages.has(name), `${name} is not loaded`);
     t.notOk(packages.has('fastify'), 'not even Fastify: the receiving server loads it at launch');
+    t.notOk(packages.has('localtunnel'), 'nor the tunnel client, loaded when a tunnel is asked for');
     for (const name of names) t.ok(exports.includes(name), `exports ${name}`);
   });
 }
