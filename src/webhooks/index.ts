@@ -16,3 +16,4 @@ export { parseWebhookPayload, validateWebhookPayload } from './validate-payload.
 export { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
 export { readJobWebhook, type JobWebhook, type ReadJobWebhookOptions } from './job-payload.js';
 export { sendTestDelivery, type TestDeliveryOptions, type TestDeliveryResponse } from './send-test-delivery.js';
+export { SAMPLE_SCOPES, samplePayload, type SampleScope } from './sample-payloads.js';
