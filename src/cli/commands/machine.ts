@@ -1,4 +1,4 @@
-import { Command } from '@oclif/core';
+import { Command } from '@oclif/core/command';
 import { systemMachine } from '../../actors/system-machine.js';
 
 export default class Machine extends Command {
