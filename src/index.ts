@@ -1,4 +1,5 @@
-// The package's public surface.
+// The package's public surface: everything. `emotion-hub/webhooks`, `emotion-hub/hub` and
+// `emotion-hub/chat` are the lighter entries (package.json "exports").
 export * from './bus/events.js';
 export { Bus, type BusOptions, type RequestInput } from './bus/bus.js';
 export { BusClosedError, BusTimeoutError } from './bus/errors.js';
@@ -8,19 +9,6 @@ export * from './emotions/emotions.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
-export {
-  loadChatConfig,
-  ConfigError,
-  DEFAULT_MODEL,
-  type ChatConfig,
-  type ModelFailurePolicy,
-  type ProviderConfig,
-  type TrustProxy,
-} from './config/chat-config.js';
-export { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from './sessions/conversation-store.js';
-export { MemoryConversationStore, type MemoryConversationStoreOptions } from './sessions/memory-conversation-store.js';
-export type { MoodChange, MoodLedger } from './mood/mood-ledger.js';
-export { LocalMoodLedger, MoodLedgerClosedError } from './mood/local-mood-ledger.js';
 export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './actors/chat-system.js';
 export { createSystemMachine, phaseOf, type SystemServices } from './actors/system-machine.js';
 export { machineJson, type MachineJson } from './actors/machine-json.js';
@@ -53,18 +41,6 @@ export {
   type EmotionsFile,
 } from './persistence/emotions-file.js';
 export { replayEvents, replayEventLog, NothingToReplayError, type ReplayOptions } from './actors/replay.js';
-export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from './http/app.js';
-export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './http/security-headers.js';
-export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from './http/errors.js';
-export {
-  startChatService,
-  ServiceStartError,
-  type ChatService,
-  type ChatServiceOptions,
-  type RunnableSystem,
-  type SystemDeps,
-  type SystemFactory,
-} from './service/chat-service.js';
-export { runChatService, type RunChatServiceOptions } from './service/run-chat-service.js';
+export * from './service/index.js';
 export * from './webhooks/index.js';
 export * from './hub/index.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
  * as a push of many branches and tags sends.
  */
 export function hubPayloadOfSize(bytes: number): string {
-  const fixture = new URL('../../../test/fixtures/webhooks/repo-content-update.json', import.meta.url);
+  const fixture = new URL('../../../src/webhooks/samples/repo.content.json', import.meta.url);
   const payload = JSON.parse(readFileSync(fixture, 'utf8')) as { updatedRefs: { ref: string; oldSha: string | null; newSha: string }[] };
   for (let n = 1; JSON.stringify(payload).length < bytes; n += 1) {
     const sha = n.toString(16).padStart(40, 'a');

@@ -1,23 +1,15 @@
 import { Subscription } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
-import type { ChatRejection, SystemPhase } from '../bus/events.js';
+import type { SystemPhase } from '../bus/events.js';
 import type { EmotionState } from '../emotions/state.js';
+import { PHASE_REJECTIONS } from './phase-rejections.js';
 
 export interface FrontDeskInput {
   readonly bus: Bus;
   /** What status reports until the memory store has loaded the file. */
   readonly initial: EmotionState;
 }
-
-const REJECTIONS: Record<Exclude<SystemPhase, 'ready'>, { reason: ChatRejection; error: string }> = {
-  initializing: { reason: 'initializing', error: 'The system is not initialized yet; try again in a moment.' },
-  keyMissing: {
-    reason: 'missing_llm_key',
-    error: 'The language model API key (LLM_API_KEY) is missing, so chat is unavailable.',
-  },
-  failed: { reason: 'unavailable', error: 'The system failed and is shutting down.' },
-};
 
 /**
  * The system's face to the HTTP layer, alive from the moment the system exists, in every phase.
@@ -48,7 +40,7 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
   subscription.add(
     bus.on('chat.requested').subscribe(({ correlationId, message, session }) => {
       if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session });
-      else bus.publish({ type: 'chat.rejected', correlationId, ...REJECTIONS[phase] });
+      else bus.publish({ type: 'chat.rejected', correlationId, ...PHASE_REJECTIONS[phase] });
     }),
   );
   return () => subscription.unsubscribe();

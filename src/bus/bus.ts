@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+// The one class the bus needs, from its own module: the `rxjs` entry loads all of RxJS (about 0.1 s),
+// and `hub serve` must answer before the actors, which use the rest, are loaded. Same class either way.
+import { Subject } from 'rxjs/internal/Subject';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import { Deadlines } from './deadlines.js';
 import { BusClosedError, BusTimeoutError } from './errors.js';

@@ -11,8 +11,10 @@ export const ExitCode = {
   config: 3,
   /** The hub answered with an error (or with something that is not a webhook). */
   hub: 4,
-  /** The hub could not be reached. */
+  /** The hub (or, for `hub webhooks send`, the receiver) could not be reached. */
   unreachable: 5,
+  /** `hub webhooks send`: the receiver answered with a status other than 2xx. */
+  refused: 6,
 } as const;
 
 /** A failure the command decided on, with the status it exits with. */
@@ -21,6 +23,8 @@ export class CliFailure extends Error {
   constructor(
     message: string,
     readonly exitCode: number,
+    /** More for `--json` to print under "error". */
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -49,5 +53,6 @@ export function describeFailure(error: unknown): Failure {
   const err = error instanceof Error ? error : new Error(String(error));
   const exitCode = exitCodeOf(err);
   const hub = err instanceof HubApiError ? { status: err.status, serverMessage: err.serverMessage, requestId: err.requestId } : {};
-  return { exitCode, message: err.message, json: { message: err.message, exitCode, ...hub } };
+  const details = err instanceof CliFailure ? err.details : {};
+  return { exitCode, message: err.message, json: { message: err.message, exitCode, ...hub, ...details } };
 }

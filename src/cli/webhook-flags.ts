@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { WATCHED_TYPES, WEBHOOK_DOMAINS, type WatchedItem, type WatchedType } from '../hub/types.js';
 import { CliFailure, ExitCode } from './exit-codes.js';
 

@@ -1,6 +1,7 @@
 import { DEFAULT_DRIFT_LEASE_MS } from '../mood/drift-lease.js';
 import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
+import { listenHost } from '../runtime/listen-host.js';
 import { isDebugEnabled } from '../runtime/logger.js';
 import { withoutCredentials } from '../runtime/url-credentials.js';
 
@@ -127,7 +128,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
   };
   return {
     port: integer(env, 'PORT', 7860, 0, 65535),
-    host: text(env, 'HOST') ?? '127.0.0.1',
+    host: listenHost(env),
     primary,
     secondary: {
       apiKey: text(env, 'CHAT_API_KEY') ?? primary.apiKey,

@@ -2,6 +2,9 @@
 
 const MAX_TEXT = 500;
 
+/** A `Headers` object, or anything else that reads a header by name. */
+export type HeaderReader = { get(name: string): string | null };
+
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
@@ -22,7 +25,7 @@ function fromJson(body: Record<string, unknown>): string[] {
  * The `X-Error-Message` header, then the JSON body's `error` (string or list), `error_description`,
  * `message` and `errors[].message`; a plain-text body counts as the message, an HTML page does not.
  */
-export function serverMessageOf(headers: Headers, text: string): string | undefined {
+export function serverMessageOf(headers: HeaderReader, text: string): string | undefined {
   const pieces = strings(headers.get('x-error-message') ?? undefined);
   let json: unknown;
   try {
@@ -37,6 +40,6 @@ export function serverMessageOf(headers: Headers, text: string): string | undefi
 }
 
 /** The request id the hub (or the CDN in front of it) put on the response. */
-export function requestIdOf(headers: Headers): string | undefined {
+export function requestIdOf(headers: HeaderReader): string | undefined {
   return headers.get('x-request-id') ?? headers.get('x-amzn-trace-id') ?? headers.get('x-amz-cf-id') ?? undefined;
 }

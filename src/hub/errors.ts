@@ -23,7 +23,12 @@ export class HubApiError extends Error {
 
 /** No answer at all: DNS, refused connection, TLS, abort. */
 export class HubConnectionError extends Error {
-  override readonly name = 'HubConnectionError';
+  override readonly name: string = 'HubConnectionError';
+}
+
+/** `HF_HUB_OFFLINE` is set: no request is sent (huggingface_hub's `OfflineModeIsEnabled`). */
+export class HubOfflineError extends HubConnectionError {
+  override readonly name = 'HubOfflineError';
 }
 
 /** The client is not set up to talk to the hub: no token, or an unusable `HF_ENDPOINT`. */

@@ -1,8 +1,11 @@
 import { resolveEndpoint } from './endpoint.js';
-import { HubApiError, HubConnectionError } from './errors.js';
+import { isOffline } from './env-flag.js';
+import { HubApiError, HubConnectionError, HubOfflineError } from './errors.js';
 import { requestIdOf, serverMessageOf } from './error-response.js';
 import type { HubOptions } from './hub-options.js';
 import { resolveToken } from './token.js';
+import { hubUserAgent } from './user-agent.js';
+import { nodeTransport, type HubResponse, type HubTransportRequest } from './node-transport.js';
 
 export interface HubRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -11,13 +14,16 @@ export interface HubRequest {
   readonly body?: unknown;
 }
 
-async function send(request: HubRequest, options: HubOptions): Promise<{ response: Response; url: string; token: string }> {
+async function send(request: HubRequest, options: HubOptions): Promise<{ response: HubResponse; url: string; token: string }> {
   const env = options.env ?? process.env;
   const url = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
+  if (isOffline(env)) {
+    throw new HubOfflineError(`Cannot reach ${url}: offline mode is enabled. To disable it, unset the HF_HUB_OFFLINE environment variable.`);
+  }
   const token = await resolveToken(options.token, env);
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'emotion-hub' };
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': hubUserAgent() };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  const doFetch = options.fetch ?? fetch;
+  const doFetch: (url: string, init: HubTransportRequest) => Promise<HubResponse> = options.fetch ?? nodeTransport;
   try {
     const response = await doFetch(url, {
       method: request.method,
@@ -33,7 +39,7 @@ async function send(request: HubRequest, options: HubOptions): Promise<{ respons
   }
 }
 
-async function text(response: Response, url: string): Promise<string> {
+async function text(response: HubResponse, url: string): Promise<string> {
   try {
     return await response.text();
   } catch (error) {

@@ -2,14 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { HubConfigError } from './errors.js';
+import { isTrue } from './env-flag.js';
+
+/** `~` then `$VAR`/`${VAR}`, as Python's `expanduser` and `expandvars` do; an unknown variable stays as written. */
+export function expandPath(path: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME || homedir();
+  const user = path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path;
+  return user.replace(/\$(\w+)|\$\{([^}]+)\}/g, (match, bare: string | undefined, braced: string | undefined) => env[(bare ?? braced) as string] ?? match);
+}
 
 /** Where the hub's own tools (`hf auth login`) keep the token, following the same variables they read. */
 export function tokenFilePath(env: NodeJS.ProcessEnv): string {
-  const home = env.HOME || homedir();
-  const expand = (path: string): string => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path);
-  if (env.HF_TOKEN_PATH) return expand(env.HF_TOKEN_PATH);
-  const hfHome = env.HF_HOME ? expand(env.HF_HOME) : join(env.XDG_CACHE_HOME ? expand(env.XDG_CACHE_HOME) : join(home, '.cache'), 'huggingface');
-  return join(hfHome, 'token');
+  if (env.HF_TOKEN_PATH) return expandPath(env.HF_TOKEN_PATH, env);
+  const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(expandPath(env.HF_HOME || join(cache, 'huggingface'), env), 'token');
 }
 
 /** Line breaks and surrounding blanks are never part of a token; an empty result means "none". */
@@ -30,11 +36,21 @@ async function readTokenFile(path: string): Promise<string | undefined> {
 
 /**
  * The token to send, in the order the hub's tools use: explicit, `HF_TOKEN`, `HUGGING_FACE_HUB_TOKEN`,
- * the token file. Webhook routes always need one, so finding none is an error that says how to fix it.
+ * the token file. With `HF_HUB_DISABLE_IMPLICIT_TOKEN` set only an explicit token counts. Webhook
+ * routes always need one, so finding none is an error that says how to fix it.
  */
 export async function resolveToken(explicit: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+  const given = clean(explicit);
+  if (given !== undefined) return given;
+  if (isTrue(env.HF_HUB_DISABLE_IMPLICIT_TOKEN)) {
+    // huggingface_hub would send the request without a token; the webhook routes can only answer 401 to it.
+    throw new HubConfigError(
+      'HF_HUB_DISABLE_IMPLICIT_TOKEN is set, so HF_TOKEN and the token file are not used: pass a token explicitly ' +
+        '(--token, or the `token` option in the library), or unset HF_HUB_DISABLE_IMPLICIT_TOKEN.',
+    );
+  }
   const path = tokenFilePath(env);
-  const token = clean(explicit) ?? clean(env.HF_TOKEN) ?? clean(env.HUGGING_FACE_HUB_TOKEN) ?? (await readTokenFile(path));
+  const token = clean(env.HF_TOKEN) ?? clean(env.HUGGING_FACE_HUB_TOKEN) ?? (await readTokenFile(path));
   if (token === undefined) {
     throw new HubConfigError(
       'No Hugging Face token found. Pass one explicitly (--token, or the `token` option in the library), ' +

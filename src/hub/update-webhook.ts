@@ -4,6 +4,7 @@ import { hubRequest } from './request.js';
 import type { Webhook } from './types.js';
 import { updateWebhookChanges, type UpdateWebhookInput } from './webhook-input.js';
 import { readWebhookEnvelope } from './webhook-json.js';
+import { webhookParams, type WithWebhookId } from './webhook-id.js';
 import { webhookPath } from './webhook-path.js';
 
 /**
@@ -11,9 +12,15 @@ import { webhookPath } from './webhook-path.js';
  * (its Python client sends `[]` when the caller leaves it out), so when `watched` is not given the
  * current list is read first and sent back unchanged: leaving it out never empties it.
  */
-export async function updateWebhook(params: { readonly webhookId: string } & UpdateWebhookInput & HubOptions): Promise<Webhook> {
+export async function updateWebhook(webhookId: string, changes: UpdateWebhookInput & HubOptions): Promise<Webhook>;
+export async function updateWebhook(params: WithWebhookId<UpdateWebhookInput & HubOptions>): Promise<Webhook>;
+export async function updateWebhook(
+  idOrParams: string | WithWebhookId<UpdateWebhookInput & HubOptions>,
+  changes?: UpdateWebhookInput & HubOptions,
+): Promise<Webhook> {
+  const params = webhookParams(idOrParams, changes);
   const path = webhookPath(params.webhookId);
-  const changes = updateWebhookChanges(params);
-  const watched = changes.watched ?? (await getWebhook(params)).watched;
-  return hubRequest({ method: 'POST', path, body: { ...changes, watched } }, params, readWebhookEnvelope);
+  const body = updateWebhookChanges(params);
+  const watched = body.watched ?? (await getWebhook(params)).watched;
+  return hubRequest({ method: 'POST', path, body: { ...body, watched } }, params, readWebhookEnvelope);
 }

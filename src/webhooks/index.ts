@@ -6,6 +6,7 @@ export type { WebhookEventName } from './event-name.js';
 export type { WebhookDelivery, WebhookEvents, WebhookListener, WebhookWildcardListener } from './delivery-events.js';
 export type { LandingPageInfo } from './landing-page.js';
 export type { Tunnel, TunnelProvider } from './tunnel.js';
+export { localTunnel, DEFAULT_TUNNEL_HOST, TUNNEL_LIFETIME_MS, type LocalTunnelOptions, type Schedule } from './local-tunnel.js';
 export { WebhooksServer, type LaunchedWebhooksServer, type RegisteredWebhook } from './server.js';
 export type { WebhooksServerOptions, WebhooksUi } from './options.js';
 export { defaultWebhooksServer, webhookEndpoint } from './default-server.js';
@@ -15,3 +16,4 @@ export { parseWebhookPayload, validateWebhookPayload } from './validate-payload.
 export { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
 export { readJobWebhook, type JobWebhook, type ReadJobWebhookOptions } from './job-payload.js';
 export { sendTestDelivery, type TestDeliveryOptions, type TestDeliveryResponse } from './send-test-delivery.js';
+export { SAMPLE_SCOPES, samplePayload, type SampleScope } from './sample-payloads.js';

@@ -1,11 +1,12 @@
 import { isRedisUrl } from '../redis/redis-url.js';
 import type { Clock } from '../runtime/clock.js';
+import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';
 import type { LandingPageInfo } from './landing-page.js';
+import type { LocalTunnelOptions } from './local-tunnel.js';
 import type { TunnelProvider } from './tunnel.js';
 
 export const DEFAULT_PORT = 7860;
-export const DEFAULT_HOST = '127.0.0.1';
 /** Hub payloads weigh a few KiB; 1 MiB leaves room for long `updatedRefs` lists. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -19,11 +20,17 @@ export interface WebhooksServerOptions {
   readonly ui?: WebhooksUi;
   /** Defaults to `PORT`, else 7860. `0` picks a free port. */
   readonly port?: number;
-  /** Defaults to `HOST`, else 127.0.0.1 (use 0.0.0.0 in a container or a Space). */
+  /** Defaults to `HOST`, else 0.0.0.0 on a Space (`SPACE_HOST` or `SPACE_ID` set), else 127.0.0.1. */
   readonly host?: string;
   /** Largest accepted body in bytes (413 beyond it); defaults to 1 MiB. */
   readonly bodyLimit?: number;
-  /** Opens a public URL at launch; nothing is opened without it. */
+  /**
+   * Opens a public URL at launch with the built-in tunnel (a localtunnel.me URL that closes itself
+   * after 72 hours), as huggingface_hub does locally; an object sets the built-in tunnel's options
+   * (another localtunnel server, say). Off by default: nothing leaves the machine.
+   */
+  readonly share?: boolean | LocalTunnelOptions;
+  /** Opens a public URL at launch with this provider instead (`localTunnel({ host })`, or your own). */
   readonly tunnel?: TunnelProvider;
   /** Where request logs go; defaults to a pino logger on stdout, `false` silences it. */
   readonly logger?: Logger | false;
@@ -38,7 +45,7 @@ export interface WebhooksServerOptions {
    * whose `Webhook-Id` one of them handled is answered 200 and not handled again, for 24 hours.
    */
   readonly redisUrl?: string;
-  /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST` and `SPACE_HOST` from; defaults to `process.env`. */
+  /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -69,7 +76,7 @@ export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions 
   return {
     secret: options.webhookSecret || env.WEBHOOK_SECRET || undefined,
     port,
-    host: options.host ?? (env.HOST?.trim() || DEFAULT_HOST),
+    host: options.host ?? listenHost(env),
     bodyLimit,
     spaceHost: env.SPACE_HOST?.trim() || undefined,
     redisUrl,

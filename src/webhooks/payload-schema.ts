@@ -1,13 +1,14 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { WebhookPayload } from './payload.js';
 
 // Enums rather than unions of literals: a mismatch then reads "must be equal
 // to one of the allowed values" once, instead of one line per literal.
 const ObjectId = Type.Object({ id: Type.String() });
-const Url = Type.Object({ web: Type.String(), api: Type.Optional(Type.String()) });
-const NullableSha = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+/** An optional field that may also be `null`, as huggingface_hub's `Optional[...] = None` accepts. */
+const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Url = Type.Object({ web: Type.String(), api: Maybe(Type.String()) });
 
-/** JSON schema of {@link WebhookPayload}; extra keys are allowed everywhere. */
+/** JSON schema of {@link WebhookPayload}; extra keys are allowed (and kept) everywhere. */
 export const WebhookPayloadSchema = Type.Object({
   event: Type.Object({
     action: Type.Enum(['create', 'delete', 'move', 'update']),
@@ -20,12 +21,12 @@ export const WebhookPayloadSchema = Type.Object({
     owner: ObjectId,
     private: Type.Boolean(),
     url: Url,
-    headSha: Type.Optional(Type.String()),
-    subdomain: Type.Optional(Type.String()),
-    tags: Type.Optional(Type.Array(Type.String())),
+    headSha: Maybe(Type.String()),
+    subdomain: Maybe(Type.String()),
+    tags: Maybe(Type.Array(Type.String())),
   }),
   webhook: Type.Object({ id: Type.String(), version: Type.Literal(3) }),
-  discussion: Type.Optional(
+  discussion: Maybe(
     Type.Object({
       id: Type.String(),
       num: Type.Integer(),
@@ -34,22 +35,22 @@ export const WebhookPayloadSchema = Type.Object({
       url: Url,
       isPullRequest: Type.Boolean(),
       status: Type.Enum(['open', 'closed', 'draft', 'merged']),
-      changes: Type.Optional(Type.Object({ base: Type.String(), mergeCommitId: Type.Optional(Type.String()) })),
-      pinned: Type.Optional(Type.Boolean()),
+      changes: Maybe(Type.Object({ base: Type.String(), mergeCommitId: Maybe(Type.String()) })),
+      pinned: Maybe(Type.Boolean()),
     }),
   ),
-  comment: Type.Optional(
+  comment: Maybe(
     Type.Object({
       id: Type.String(),
       author: ObjectId,
       hidden: Type.Boolean(),
-      content: Type.Optional(Type.String()),
+      content: Maybe(Type.String()),
       url: Url,
     }),
   ),
-  movedTo: Type.Optional(Type.Object({ name: Type.String(), owner: ObjectId })),
-  updatedRefs: Type.Optional(Type.Array(Type.Object({ ref: Type.String(), oldSha: NullableSha, newSha: NullableSha }))),
-  updatedConfig: Type.Optional(Type.Object({ private: Type.Optional(Type.Boolean()) })),
+  movedTo: Maybe(Type.Object({ name: Type.String(), owner: ObjectId })),
+  updatedRefs: Maybe(Type.Array(Type.Object({ ref: Type.String(), oldSha: Maybe(Type.String()), newSha: Maybe(Type.String()) }))),
+  updatedConfig: Maybe(Type.Object({ private: Maybe(Type.Boolean()) })),
 });
 
 // The hand-written types are the documentation; this alias fails to compile
@@ -61,5 +62,5 @@ export type SchemaMatchesTypes = [
   Assert<Same<Omit<Schema, 'event' | 'updatedConfig'>, Omit<WebhookPayload, 'event' | 'updatedConfig'>>>,
   Assert<Same<Schema['event']['action'], WebhookPayload['event']['action']>>,
   Assert<Same<Schema['event']['scope'], string>>,
-  Assert<Same<Schema['updatedConfig'], Pick<NonNullable<WebhookPayload['updatedConfig']>, 'private'> | undefined>>,
+  Assert<Same<Schema['updatedConfig'], Pick<NonNullable<WebhookPayload['updatedConfig']>, 'private'> | null | undefined>>,
 ];

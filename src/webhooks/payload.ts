@@ -3,7 +3,9 @@
  * `WEBHOOK_PAYLOAD`): version 3, the only version the Hub sends. The fields
  * follow the Hub's documentation and huggingface_hub's `WebhookPayload`, plus
  * what the Python model drops (`repo.headSha` under its real camelCase name,
- * `updatedConfig`). Unknown extra keys are allowed: the Hub may add fields.
+ * `updatedConfig`). Unknown extra keys are kept: the Hub may add fields. Every
+ * optional field may also be `null`, as the Python model's `Optional[...] = None`
+ * accepts.
  */
 
 /** `event.action` values the Hub documents. */
@@ -22,7 +24,7 @@ export interface WebhookObjectId {
 
 export interface WebhookUrl {
   web: string;
-  api?: string;
+  api?: string | null;
 }
 
 export interface WebhookEvent {
@@ -39,15 +41,15 @@ export interface WebhookRepo {
   private: boolean;
   url: WebhookUrl;
   /** Sha of the latest commit on `main`; sent only for `repo*` scopes. */
-  headSha?: string;
+  headSha?: string | null;
   /** Spaces only. */
-  subdomain?: string;
-  tags?: string[];
+  subdomain?: string | null;
+  tags?: string[] | null;
 }
 
 export interface WebhookDiscussionChanges {
   base: string;
-  mergeCommitId?: string;
+  mergeCommitId?: string | null;
 }
 
 export interface WebhookDiscussion {
@@ -58,8 +60,8 @@ export interface WebhookDiscussion {
   url: WebhookUrl;
   isPullRequest: boolean;
   status: WebhookDiscussionStatus;
-  changes?: WebhookDiscussionChanges;
-  pinned?: boolean;
+  changes?: WebhookDiscussionChanges | null;
+  pinned?: boolean | null;
 }
 
 export interface WebhookComment {
@@ -67,7 +69,7 @@ export interface WebhookComment {
   author: WebhookObjectId;
   hidden: boolean;
   /** Absent when the comment is hidden. */
-  content?: string;
+  content?: string | null;
   url: WebhookUrl;
 }
 
@@ -91,7 +93,7 @@ export interface WebhookUpdatedRef {
 
 /** `repo.config` changes; only `private` is reported today, `{}` for others. */
 export interface WebhookUpdatedConfig {
-  private?: boolean;
+  private?: boolean | null;
   [key: string]: unknown;
 }
 
@@ -99,9 +101,9 @@ export interface WebhookPayload {
   event: WebhookEvent;
   repo: WebhookRepo;
   webhook: WebhookInfoRef;
-  discussion?: WebhookDiscussion;
-  comment?: WebhookComment;
-  movedTo?: WebhookMovedTo;
-  updatedRefs?: WebhookUpdatedRef[];
-  updatedConfig?: WebhookUpdatedConfig;
+  discussion?: WebhookDiscussion | null;
+  comment?: WebhookComment | null;
+  movedTo?: WebhookMovedTo | null;
+  updatedRefs?: WebhookUpdatedRef[] | null;
+  updatedConfig?: WebhookUpdatedConfig | null;
 }

@@ -8,6 +8,9 @@ export interface TestDeliveryOptions {
   readonly webhookId?: string;
   /** Extra or overriding headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch implementation (default the global one). */
+  readonly fetch?: typeof fetch;
+  readonly signal?: AbortSignal;
 }
 
 export interface TestDeliveryResponse {
@@ -33,7 +36,8 @@ export async function sendTestDelivery(
     ...(options.secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: options.secret }),
     ...options.headers,
   };
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(payload) });
+  const doFetch = options.fetch ?? fetch;
+  const response = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(payload), signal: options.signal });
   const text = await response.text();
   let body: unknown = text;
   if (response.headers.get('content-type')?.includes('json')) {

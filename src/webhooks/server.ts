@@ -1,9 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { systemClock, type Clock } from '../runtime/clock.js';
-import { createLogger, type Logger } from '../runtime/logger.js';
-import { buildWebhooksApp } from './app.js';
+import { systemClock } from '../runtime/clock.js';
+import type { Logger } from '../runtime/logger.js';
 import { scheduleAutoStart } from './auto-start.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import { DeliveryEvents, type WebhookListener, type WebhookWildcardListener } from './delivery-events.js';
@@ -15,7 +13,8 @@ import { resolveOptions, type ResolvedOptions, type WebhooksServerOptions } from
 import { WebhookRegistry } from './registry.js';
 import { routePath, WEBHOOKS_PREFIX } from './route-name.js';
 import { readyMessages, secretMessages } from './startup-messages.js';
-import type { Tunnel } from './tunnel.js';
+import { localTunnel } from './local-tunnel.js';
+import type { Tunnel, TunnelProvider } from './tunnel.js';
 
 /** What `addWebhook` and `webhookEndpoint` registered. */
 export interface RegisteredWebhook {
@@ -139,9 +138,10 @@ export class WebhooksServer {
     const running = await launching?.catch(() => undefined);
     if (running === undefined) return;
     if (this.#running === running) this.#running = undefined;
+    // The tunnel first: its client holds connections to the local server, which would keep it open.
+    await running.tunnel?.close?.();
     await running.app.close();
     await running.dedup?.close();
-    await running.tunnel?.close?.();
   }
 
   #armAutoStart(): void {
@@ -157,7 +157,9 @@ export class WebhooksServer {
 
   async #start(): Promise<Running> {
     const { host, port, bodyLimit, secret, spaceHost } = this.#config;
-    const logger = this.#logger();
+    // Fastify and pino load here, at launch: importing the library (to type a handler, to verify a
+    // secret, to validate a payload) stays cheap.
+    const [{ buildWebhooksApp }, logger] = await Promise.all([import('./app.js'), this.#logger()]);
     const dedup = await this.#connectDedup(logger);
     const app = buildWebhooksApp({
       secret,
@@ -179,7 +181,7 @@ export class WebhooksServer {
     const localUrl = `http://${formatHost(host)}:${boundPort}`;
     let tunnel: Tunnel | undefined;
     try {
-      tunnel = await this.#options.tunnel?.open({ url: localUrl, host, port: boundPort });
+      tunnel = await this.#tunnelProvider()?.open({ url: localUrl, host, port: boundPort });
     } catch (error) {
       await app.close();
       await dedup?.close();
@@ -188,7 +190,8 @@ export class WebhooksServer {
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
     const running: Running = { app, dedup, tunnel, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
-    for (const line of [...secretMessages(secret !== undefined), ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url))]) {
+    const lines = [...secretMessages(secret !== undefined), ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url), tunnel?.expiresAt)];
+    for (const line of lines) {
       this.#print(line);
     }
     return running;
@@ -200,6 +203,14 @@ export class WebhooksServer {
     if (url === undefined) return undefined;
     const { RedisDeliveryDedup } = await import('../redis/redis-delivery-dedup.js');
     return RedisDeliveryDedup.connect(url, logger);
+  }
+
+  /** The given provider; else the built-in tunnel when `share` is on; else none. */
+  #tunnelProvider(): TunnelProvider | undefined {
+    const { tunnel, share, clock } = this.#options;
+    if (tunnel !== undefined) return tunnel;
+    if (share === undefined || share === false) return undefined;
+    return localTunnel({ print: this.#print, clock, ...(share === true ? {} : share) });
   }
 
   #routeUrls(base: string): string[] {
@@ -226,10 +237,12 @@ export class WebhooksServer {
     return typeof ui === 'string' ? ui : await ui(info);
   }
 
-  #logger(): Logger {
+  async #logger(): Promise<Logger> {
     const logger = this.#options.logger;
-    if (logger === false) return pino({ enabled: false });
-    return logger ?? createLogger({ name: 'webhooks-server', debug: false });
+    if (logger !== undefined && logger !== false) return logger;
+    if (logger === false) return (await import('pino')).default({ enabled: false });
+    const { createLogger } = await import('../runtime/logger.js');
+    return createLogger({ name: 'webhooks-server', debug: false });
   }
 }
 

@@ -11,10 +11,11 @@ export function secretMessages(secretSet: boolean): string[] {
 }
 
 /** The lines printed once the server listens, in huggingface_hub's words. */
-export function readyMessages(localUrl: string, publicUrl: string | undefined, routeUrls: readonly string[]): string[] {
+export function readyMessages(localUrl: string, publicUrl: string | undefined, routeUrls: readonly string[], expiresAt?: Date): string[] {
   return [
     `Running on local URL:  ${localUrl}`,
     ...(publicUrl === undefined ? [] : [`Running on public URL: ${publicUrl}`]),
+    ...(expiresAt === undefined ? [] : [`The public URL expires at ${expiresAt.toISOString()}; it closes itself then.`]),
     '',
     'Webhooks are correctly setup and ready to use:',
     ...routeUrls.map((url) => `  - POST ${url}`),

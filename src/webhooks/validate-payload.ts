@@ -4,13 +4,15 @@ import type { WebhookPayload } from './payload.js';
 import { WebhookPayloadSchema } from './payload-schema.js';
 import { describeSchemaErrors } from './validation-message.js';
 
-const validator = Compile(WebhookPayloadSchema);
+// Compiled at the first delivery, not at import: the schema compiles to code, which takes a while.
+let validator: ReturnType<typeof Compile<typeof WebhookPayloadSchema>> | undefined;
 
 /** Returns `value` typed as a Hub payload, or throws a 422 {@link WebhookPayloadError} naming what is wrong. */
 export function validateWebhookPayload(value: unknown): WebhookPayload {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new WebhookPayloadError(422, 'The webhook payload must be a JSON object.');
   }
+  validator ??= Compile(WebhookPayloadSchema);
   if (!validator.Check(value)) {
     throw new WebhookPayloadError(422, `Invalid webhook payload: ${describeSchemaErrors(validator.Errors(value))}.`);
   }

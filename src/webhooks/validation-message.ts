@@ -10,12 +10,15 @@ export interface SchemaError {
  * One readable sentence out of a list of schema errors, such as
  * `payload.repo.type must be one of "model", "dataset", "space"; payload.webhook is required`.
  * A union that fails reports every branch and then an `anyOf`; only the
- * `anyOf` line, the one about the field itself, is kept.
+ * `anyOf` line, the one about the field itself, is kept, unless errors deeper
+ * in the field say what is wrong.
  */
 export function describeSchemaErrors(errors: readonly SchemaError[], root = 'payload'): string {
   const unionPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  // A nullable object (`X | null`) that fails inside is explained by the errors inside it, not by "must be null".
+  const explainedInside = (path: string): boolean => errors.some((e) => e.instancePath.startsWith(`${path}/`));
   const lines = errors
-    .filter((e) => e.keyword === 'anyOf' || !unionPaths.has(e.instancePath))
+    .filter((e) => (e.keyword === 'anyOf' ? !explainedInside(e.instancePath) : !unionPaths.has(e.instancePath)))
     .map((e) => describeOne(e, root, errors));
   return [...new Set(lines)].join('; ');
 }

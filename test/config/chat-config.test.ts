@@ -96,3 +96,10 @@ t.test('REDIS_URL makes the process a replica; REDIS_PREFIX and DRIFT_LEASE_MS t
   t.throws(() => loadChatConfig({ REDIS_URL: 'redis://127.0.0.1', DRIFT_LEASE_MS: '5' }), /DRIFT_LEASE_MS must be a whole number from 100/);
   t.end();
 });
+
+t.test('on a Hugging Face Space hub serve listens on 0.0.0.0 unless HOST is given', (t) => {
+  t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).host, '0.0.0.0');
+  t.equal(loadChatConfig({ SPACE_HOST: 'julien-c-emotion-hub.hf.space' }).host, '0.0.0.0');
+  t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub', HOST: '127.0.0.1' }).host, '127.0.0.1');
+  t.end();
+});

@@ -37,6 +37,8 @@ const SEED_COMMANDS: Record<string, { args: string[]; flags: string[]; optionalA
   'webhooks:enable': { args: ['webhookId'], flags: [] },
   'webhooks:disable': { args: ['webhookId'], flags: [] },
   'webhooks:delete': { args: ['webhookId'], flags: [] },
+  // DESIGN.md: `hub webhooks send URL [--payload FILE] [--event SCOPE] [--secret SECRET]`.
+  'webhooks:send': { args: ['url'], flags: ['payload', 'event', 'secret'] },
 };
 
 t.test('the manifest holds every contract command with the seed arguments and flags', (t) => {
@@ -58,13 +60,16 @@ t.test('the manifest holds every contract command with the seed arguments and fl
   t.end();
 });
 
-t.test('each command has a --help option', async (t) => {
+t.test('each command has a --help option, and takes -h for it', async (t) => {
   ensureBuilt();
-  const runs = await Promise.all(
-    Object.keys(SEED_COMMANDS).map(async (id) => ({ id, result: await runBuiltCli([...id.split(':'), '--help'], {}) })),
-  );
-  for (const { id, result } of runs) {
-    t.equal(result.code, 0, id);
-    t.match(result.stdout, `$ hub ${id.replace(':', ' ')}`, `${id} prints its usage`);
+  const help = (id: string, flag: string) => runBuiltCli([...id.split(':'), flag], {});
+  const runs = await Promise.all(Object.keys(SEED_COMMANDS).map(async (id) => ({ id, long: await help(id, '--help'), short: await help(id, '-h') })));
+  for (const { id, long, short } of runs) {
+    t.equal(long.code, 0, id);
+    t.match(long.stdout, `$ hub ${id.replace(':', ' ')}`, `${id} prints its usage`);
+    t.same(short, long, `${id} -h is --help`);
   }
+  const topic = await runBuiltCli(['webhooks', '-h'], {});
+  t.equal(topic.code, 0);
+  t.match(topic.stdout, /webhooks send/, 'the topic lists its commands');
 });

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import t from 'tap';
-import { HubApiError, HubConfigError, HubConnectionError } from '../../src/hub/errors.js';
+import { readFileSync } from 'node:fs';
+import { HubApiError, HubConfigError, HubConnectionError, HubOfflineError } from '../../src/hub/errors.js';
 import { hubRequest } from '../../src/hub/request.js';
 import { HUB, TOKEN, useNock } from '../support/hub-fixtures.js';
 
@@ -66,4 +67,29 @@ t.test('a 5xx without a message still says what failed', async (t) => {
     serverMessage: undefined,
     message: 'no message (HTTP 503 from GET https://huggingface.co/api/x)',
   });
+});
+
+t.test('HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE): a HubOfflineError before any request or token lookup', async (t) => {
+  let called = false;
+  const fakeFetch = (async () => {
+    called = true;
+    return new Response('[]');
+  }) as unknown as typeof fetch;
+  for (const env of [{ HF_HUB_OFFLINE: '1' }, { HF_HUB_OFFLINE: 'TRUE' }, { TRANSFORMERS_OFFLINE: 'yes' }]) {
+    const error = await hubRequest({ method: 'GET', path: '/api/settings/webhooks' }, { fetch: fakeFetch, env }).catch((e: unknown) => e);
+    t.type(error, HubOfflineError);
+    t.type(error, HubConnectionError, 'an offline client is a client that cannot reach the hub');
+    t.match((error as Error).message, /^Cannot reach https:\/\/huggingface.co\/api\/settings\/webhooks: offline mode is enabled\. .*HF_HUB_OFFLINE/);
+  }
+  t.equal(called, false);
+  const answered = await hubRequest({ method: 'GET', path: '/x' }, { fetch: (async () => new Response('1')) as unknown as typeof fetch, env: { HF_HUB_OFFLINE: '0', HF_TOKEN: 'hf_x' } }, (b) => b);
+  t.equal(answered, 1, 'HF_HUB_OFFLINE=0 is online');
+});
+
+t.test('every request says who sends it: emotion-hub/<package version>; node/<node version>', async (t) => {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const scope = nock(HUB).matchHeader('user-agent', `emotion-hub/${version}; node/${process.versions.node}`).get('/api/x').reply(200, '{}');
+  await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {} }, (b) => b);
+  t.ok(scope.isDone());
+  t.match(version, /^\d+\.\d+\.\d+/);
 });

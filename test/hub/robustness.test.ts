@@ -131,7 +131,7 @@ t.test('JSON of the wrong shape: a HubApiError naming what is missing', async (t
 t.test('refused, reset and timed-out connections: a HubConnectionError naming the URL', async (t) => {
   for (const call of calls) {
     for (const code of ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND']) {
-      interceptor(call).replyWithError({ code, message: `connect ${code} 127.0.0.1:443` });
+      interceptor(call).replyWithError(Object.assign(new Error(`connect ${code} 127.0.0.1:443`), { code }));
       const error = await failure(call);
       t.type(error, HubConnectionError, `${call.name}, ${code}`);
       t.match(error.message, new RegExp(`^Cannot reach the hub at ${HUB}${call.path}: `), `${call.name}, ${code}`);

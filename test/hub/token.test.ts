@@ -39,3 +39,25 @@ t.test('a token path that is a folder counts as absent; an unreadable file is an
   await t.rejects(resolveToken(undefined, { HF_TOKEN_PATH: join(dir, 'file', 'token') }), { message: /No Hugging Face token found/ });
   await t.rejects(resolveToken(undefined, { HF_TOKEN_PATH: '\0bad' }), { name: 'HubConfigError', message: /Cannot read the token file/ });
 });
+
+t.test('HF_TOKEN_PATH and HF_HOME expand ~ and $VAR / ${VAR} as huggingface_hub does', async (t) => {
+  const dir = t.testdir({ secrets: { token: 'hf_expanded' } });
+  t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '$SECRETS/hf' , SECRETS: '/run/secrets' }), '/run/secrets/hf');
+  t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '${DATA}/hf', DATA: '/data' }), '/data/hf/token');
+  t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '~/$SUB', SUB: 'x' }), '/home/ada/x/token', '~ first, then variables');
+  t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '/a/$UNSET/b' }), '/a/$UNSET/b', 'an unknown variable stays as written');
+  t.equal(await resolveToken(undefined, { HF_TOKEN_PATH: '$DIR/secrets/token', DIR: dir }), 'hf_expanded');
+});
+
+t.test('HF_HUB_DISABLE_IMPLICIT_TOKEN: only an explicit token counts, and the error says so', async (t) => {
+  const dir = t.testdir({ token: 'hf_fromFile' });
+  const env = { HF_HUB_DISABLE_IMPLICIT_TOKEN: 'yes', HF_TOKEN: 'hf_env', HF_TOKEN_PATH: join(dir, 'token') };
+  t.equal(await resolveToken('hf_explicit', env), 'hf_explicit');
+  await t.rejects(resolveToken(undefined, env), { name: 'HubConfigError', message: /HF_HUB_DISABLE_IMPLICIT_TOKEN is set/ });
+  for (const value of ['0', 'false', 'no', '']) {
+    t.equal(await resolveToken(undefined, { ...env, HF_HUB_DISABLE_IMPLICIT_TOKEN: value }), 'hf_env', `"${value}" is not true`);
+  }
+  for (const value of ['1', 'ON', 'True']) {
+    await t.rejects(resolveToken(undefined, { ...env, HF_HUB_DISABLE_IMPLICIT_TOKEN: value }), { name: 'HubConfigError' }, `"${value}" is true`);
+  }
+});

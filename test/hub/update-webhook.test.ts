@@ -30,7 +30,7 @@ t.test('without watched: the current list is read and sent back, so it is never 
 
 t.test('bad input fails before any request; an unknown id fails on the read', async (t) => {
   await t.rejects(updateWebhook({ ...hubOptions, webhookId: id, url: 'not a url' }), { name: 'WebhookInputError' });
-  await t.rejects(updateWebhook({ ...hubOptions, webhookId: '', url: 'https://example.com' }), { message: 'A webhook id is required.' });
+  await t.rejects(updateWebhook({ ...hubOptions, webhookId: '', url: 'https://example.com' }), { message: /^A webhook id is required/ });
   nock(HUB).get('/api/settings/webhooks/gone').reply(404, { error: 'Webhook not found' });
   await t.rejects(updateWebhook({ ...hubOptions, webhookId: 'gone', url: 'https://example.com' }), { name: 'HubApiError', status: 404 });
 });

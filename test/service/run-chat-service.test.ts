@@ -37,9 +37,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.kill(signal);
     t.equal(await exited, 0);
+    t.match(messages[0], /^Server listening at /, 'the server listens before the system starts');
     t.same(messages, [
+      String(messages[0]),
       'fake system started',
-      String(messages[1]),
       'stopping the chat service',
       'fake system stopped',
       'the chat service stopped',

@@ -10,6 +10,10 @@ t.test('options win over the environment, which wins over the defaults', (t) => 
   const env = { WEBHOOK_SECRET: 'env-secret', PORT: '8080', HOST: '0.0.0.0', SPACE_HOST: 'me-hooks.hf.space' };
   t.same(resolveOptions({ env }), { secret: 'env-secret', port: 8080, host: '0.0.0.0', bodyLimit: 1024 * 1024, spaceHost: 'me-hooks.hf.space' });
   t.match(resolveOptions({ env, webhookSecret: 'mine', port: 0, host: '::1', bodyLimit: 10 }), { secret: 'mine', port: 0, host: '::1', bodyLimit: 10 });
+  t.match(resolveOptions({ env: { SPACE_ID: 'me/hooks' } }), { host: '0.0.0.0' }, 'on a Space without HOST: every interface');
+  t.match(resolveOptions({ env: { SPACE_HOST: 'me-hooks.hf.space' } }), { host: '0.0.0.0', spaceHost: 'me-hooks.hf.space' });
+  t.match(resolveOptions({ env: { SPACE_ID: 'me/hooks', HOST: '127.0.0.1' } }), { host: '127.0.0.1' });
+  t.match(resolveOptions({ env: { SPACE_ID: 'me/hooks' }, host: '::1' }), { host: '::1' }, 'the option wins');
   t.equal(resolveOptions({ env: { WEBHOOK_SECRET: '' }, webhookSecret: '' }).secret, undefined, 'an empty secret is no secret');
   t.equal(resolveOptions({ env: { PORT: ' ' } }).port, 7860, 'a blank PORT is unset');
   t.end();

@@ -1,4 +1,4 @@
-import { Command } from '@oclif/core';
+import { Command } from '@oclif/core/command';
 import { machineJson } from '../../actors/machine-json.js';
 import { printableSystemMachine } from '../../actors/system-machine.js';
 

@@ -1,4 +1,6 @@
-import { Args, Command, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import { Command } from '@oclif/core/command';
+import * as Flags from '@oclif/core/flags';
 import { replayEventLog } from '../../actors/replay.js';
 import type { EmotionState } from '../../emotions/state.js';
 import { serializeState } from '../../persistence/emotions-file.js';

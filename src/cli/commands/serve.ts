@@ -1,4 +1,4 @@
-import { Command } from '@oclif/core';
+import { Command } from '@oclif/core/command';
 import { ConfigError } from '../../config/chat-config.js';
 import { ServiceStartError } from '../../service/chat-service.js';
 import { runChatService } from '../../service/run-chat-service.js';

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { BusTimeoutError } from '../../bus/errors.js';
 import type { ChatRejection } from '../../bus/events.js';
 import { httpError, type HttpErrorCode } from '../errors.js';
@@ -60,7 +59,8 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
     {
       schema: {
         // `\S`: an empty or blank message is no message. Types are not coerced (see app.ts): 5 is not "5".
-        body: Type.Object({ message: Type.String({ pattern: '\\S', maxLength: maxMessageLength }) }),
+        // Plain JSON schema rather than typebox's builder, which would load before the server can listen.
+        body: { type: 'object', required: ['message'], properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } } },
       },
       attachValidation: true,
       // Before the body is read: a system that cannot chat answers 503 whatever the body (seed 000).
@@ -79,7 +79,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
           ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`)
           : httpError('NO_MESSAGE');
       }
-      const answer = await system.chat(request.body.message, request.session).catch((cause: unknown) => {
+      const answer = await system.chat((request.body as { message: string }).message, request.session).catch((cause: unknown) => {
         if (cause instanceof BusTimeoutError) throw httpError('CHAT_TIMEOUT', undefined, cause);
         throw httpError('CHAT_UNAVAILABLE', undefined, cause);
       });

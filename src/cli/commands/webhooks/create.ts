@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { createWebhook } from '../../../hub/create-webhook.js';
 import type { WebhookDomain } from '../../../hub/types.js';
 import { HubCommand } from '../../hub-command.js';

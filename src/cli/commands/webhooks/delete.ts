@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { deleteWebhook } from '../../../hub/delete-webhook.js';
 import { CliFailure, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
@@ -17,7 +17,7 @@ export default class WebhooksDelete extends HubCommand {
     const { args, flags } = await this.parse(WebhooksDelete);
     const id = args.webhookId;
     if (!flags.yes) await this.confirm(id);
-    await deleteWebhook({ webhookId: id, ...this.hubOptions(flags.token) });
+    await deleteWebhook(id, this.hubOptions(flags.token));
     this.log(`Deleted webhook ${id}`);
     return { id, deleted: true };
   }

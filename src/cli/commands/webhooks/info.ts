@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { getWebhook } from '../../../hub/get-webhook.js';
 import { HubCommand } from '../../hub-command.js';
 import { webhookIdArg } from '../../webhook-flags.js';
@@ -17,7 +17,7 @@ export default class WebhooksInfo extends HubCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WebhooksInfo);
-    const webhook = await getWebhook({ webhookId: args.webhookId, ...this.hubOptions(flags.token) });
+    const webhook = await getWebhook(args.webhookId, this.hubOptions(flags.token));
     this.log(webhookDetails(webhook, flags['show-secret']));
     return webhookJson(webhook, flags['show-secret']);
   }

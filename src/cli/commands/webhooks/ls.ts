@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { listWebhooks } from '../../../hub/list-webhooks.js';
 import { HubCommand } from '../../hub-command.js';
 import { webhookJson, webhookTable } from '../../webhook-view.js';

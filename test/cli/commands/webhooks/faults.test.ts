@@ -37,12 +37,12 @@ t.test('a list of the wrong shape: exit 4 and what is wrong', async (t) => {
 });
 
 t.test('a refused or reset connection: exit 5, with and without --json', async (t) => {
-  nock(HUB).get('/api/settings/webhooks').replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:443' });
+  nock(HUB).get('/api/settings/webhooks').replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' }));
   const refused = await runWebhooksCommand(WebhooksLs, []);
   t.equal(refused.exitCode, 5);
   t.equal(refused.stdout, '');
   t.match(refused.stderr, new RegExp(`^Error: Cannot reach the hub at ${HUB}/api/settings/webhooks: `));
-  nock(HUB).get(`/api/settings/webhooks/${id}`).replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+  nock(HUB).get(`/api/settings/webhooks/${id}`).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
   const reset = await runWebhooksCommand(WebhooksInfo, [id, '--json']);
   t.equal(reset.exitCode, 5);
   t.match(JSON.parse(reset.stdout), { error: { exitCode: 5, message: /^Cannot reach the hub/ } });

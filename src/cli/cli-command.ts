@@ -1,0 +1,35 @@
+import { Command } from '@oclif/core/command';
+import * as Errors from '@oclif/core/errors';
+import { describeFailure } from './exit-codes.js';
+import { processTerminal, type Terminal } from './terminal.js';
+
+/** What the commands take from the outside world; tests swap it to run commands in-process. */
+export interface CliRuntime {
+  readonly env: NodeJS.ProcessEnv;
+  readonly fetch?: typeof fetch | undefined;
+  readonly terminal: Terminal;
+}
+
+/** Shared by the `hub webhooks` commands: --json, the runtime, and error reporting. */
+export abstract class CliCommand extends Command {
+  static override enableJsonFlag = true;
+
+  static runtime: CliRuntime = { env: process.env, terminal: processTerminal };
+
+  protected get runtime(): CliRuntime {
+    return CliCommand.runtime;
+  }
+
+  /**
+   * Every failure: a message on stderr (also with --json, whose stdout then carries the error as
+   * JSON) and a status that says what kind of failure it was. Exiting here, rather than leaving it
+   * to oclif, also fixes oclif 4's --json mode, which would exit 1 whatever the error.
+   */
+  protected override async catch(error: Error): Promise<never> {
+    if (error instanceof Errors.ExitError) throw error;
+    const failure = describeFailure(error);
+    process.stderr.write(`Error: ${failure.message}\n`);
+    if (this.jsonEnabled()) this.logJson({ error: failure.json });
+    this.exit(failure.exitCode);
+  }
+}

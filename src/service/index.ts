@@ -1,0 +1,27 @@
+// The chat service's public surface: `emotion-hub/chat`.
+export {
+  loadChatConfig,
+  ConfigError,
+  DEFAULT_MODEL,
+  type ChatConfig,
+  type ModelFailurePolicy,
+  type ProviderConfig,
+  type TrustProxy,
+} from '../config/chat-config.js';
+export { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from '../sessions/conversation-store.js';
+export { MemoryConversationStore, type MemoryConversationStoreOptions } from '../sessions/memory-conversation-store.js';
+export type { MoodChange, MoodLedger } from '../mood/mood-ledger.js';
+export { LocalMoodLedger, MoodLedgerClosedError } from '../mood/local-mood-ledger.js';
+export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from '../http/app.js';
+export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../http/security-headers.js';
+export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from '../http/errors.js';
+export {
+  startChatService,
+  ServiceStartError,
+  type ChatService,
+  type ChatServiceOptions,
+  type RunnableSystem,
+  type SystemDeps,
+  type SystemFactory,
+} from './chat-service.js';
+export { runChatService, type RunChatServiceOptions } from './run-chat-service.js';

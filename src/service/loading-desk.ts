@@ -1,0 +1,21 @@
+import { PHASE_REJECTIONS } from '../actors/phase-rejections.js';
+import type { Bus } from '../bus/bus.js';
+import { defaultState } from '../emotions/state.js';
+
+/**
+ * Answers the HTTP layer from the moment the server listens until the actor system (whose front
+ * desk then takes over) is loaded: status `initializing`, chats rejected as initializing. Returns
+ * the function that closes it.
+ */
+export function openLoadingDesk(bus: Bus, now: () => Date): () => void {
+  const state = defaultState(now().toISOString());
+  const subscriptions = [
+    bus.on('status.requested').subscribe(({ correlationId }) => {
+      bus.publish({ type: 'status.reported', correlationId, phase: 'initializing', ...state });
+    }),
+    bus.on('chat.requested').subscribe(({ correlationId }) => {
+      bus.publish({ type: 'chat.rejected', correlationId, ...PHASE_REJECTIONS.initializing });
+    }),
+  ];
+  return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+}

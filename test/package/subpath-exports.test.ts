@@ -1,0 +1,58 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import t, { type Test } from 'tap';
+import { ROOT, ensureBuilt } from '../support/built-cli.js';
+
+// The package's entries, imported by name from the built package as a user's code would, each in a
+// fresh node process that records every module it loaded (test/support/record-imports.mjs).
+const run = promisify(execFile);
+const CHAT_MACHINERY = ['xstate', 'openai', 'rxjs', 'sentiment'];
+
+async function importEntry(t: Test, entry: string): Promise<{ packages: Set<string>; exports: string[] }> {
+  const record = join(t.testdir({}), 'loaded.json');
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', './test/support/record-imports.mjs', '--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import('${entry}'))))`],
+    { cwd: ROOT, env: { ...process.env, RECORD_IMPORTS_FILE: record } },
+  );
+  const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
+  const packages = new Set(loaded.flatMap((url) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+  return { packages, exports: JSON.parse(stdout) as string[] };
+}
+
+t.before(() => ensureBuilt());
+
+t.test('package.json exports the four entries of the DESIGN contract, with their types', (t) => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  t.same(Object.keys(pkg.exports).filter((key) => key !== './package.json'), ['.', './webhooks', './hub', './chat']);
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    if (key === './package.json') continue;
+    t.match(target, { types: /^\.\/dist\/.*\.d\.ts$/, import: /^\.\/dist\/.*\.js$/ }, key);
+  }
+  t.end();
+});
+
+for (const [entry, names] of [
+  ['emotion-hub/webhooks', ['WebhooksServer', 'webhookEndpoint', 'verifyWebhookSecret', 'parseWebhookPayload', 'sendTestDelivery', 'localTunnel']],
+  ['emotion-hub/hub', ['listWebhooks', 'getWebhook', 'createWebhook', 'updateWebhook', 'enableWebhook', 'disableWebhook', 'deleteWebhook', 'HubApiError']],
+] as const) {
+  t.test(`${entry} loads none of the chat machinery (${CHAT_MACHINERY.join(', ')})`, async (t) => {
+    const { packages, exports } = await importEntry(t, entry);
+    for (const name of CHAT_MACHINERY) t.notOk(packages.has(name), `${name} is not loaded`);
+    t.notOk(packages.has('fastify'), 'not even Fastify: the receiving server loads it at launch');
+    t.notOk(packages.has('localtunnel'), 'nor the tunnel client, loaded when a tunnel is asked for');
+    for (const name of names) t.ok(exports.includes(name), `exports ${name}`);
+  });
+}
+
+t.test('emotion-hub/chat is the chat service; emotion-hub is everything, chat machinery included', async (t) => {
+  const chat = await importEntry(t, 'emotion-hub/chat');
+  for (const name of ['startChatService', 'runChatService', 'loadChatConfig', 'buildApp']) t.ok(chat.exports.includes(name), `chat exports ${name}`);
+  t.notOk(chat.exports.includes('WebhooksServer'));
+  const all = await importEntry(t, 'emotion-hub');
+  for (const name of ['startChatService', 'WebhooksServer', 'listWebhooks', 'systemMachine']) t.ok(all.exports.includes(name), `the entry exports ${name}`);
+  // The control that shows the recording sees these packages when they are loaded.
+  for (const name of CHAT_MACHINERY) t.ok(all.packages.has(name), `emotion-hub loads ${name}`);
+});
