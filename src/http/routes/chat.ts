@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
-import type { ChatRejection } from '../../bus/events.js';
-import { httpError, type HttpErrorCode } from '../errors.js';
+import { phaseError, REJECTION_ERRORS } from '../../errors/phase-errors.js';
+import { httpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { visitorSession } from '../session.js';
 import type { SessionKey } from '../../bus/events.js';
@@ -20,22 +20,13 @@ export interface ChatRoutesOptions {
   readonly maxMessageLength: number;
 }
 
-const REJECTIONS: Record<ChatRejection, HttpErrorCode> = {
-  initializing: 'NOT_INITIALIZED',
-  missing_llm_key: 'MISSING_LLM_KEY',
-  provider_failed: 'PROVIDER_FAILED',
-  provider_timeout: 'PROVIDER_TIMEOUT',
-  unavailable: 'CHAT_UNAVAILABLE',
-};
-
-/** Throws the 503 of seed 000 unless the system is ready to chat. */
+/** Throws the phase's 503 of seed 000 unless the system is ready to chat. */
 async function assertReady(system: SystemClient): Promise<void> {
   const status = await system.status().catch((cause: unknown) => {
     throw httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
   });
-  if (status.phase === 'initializing') throw httpError('NOT_INITIALIZED');
-  if (status.phase === 'keyMissing') throw httpError('MISSING_LLM_KEY');
-  if (status.phase === 'failed') throw httpError('CHAT_UNAVAILABLE');
+  const code = phaseError(status.phase);
+  if (code !== undefined) throw httpError(code);
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
@@ -84,7 +75,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         throw httpError('CHAT_UNAVAILABLE', undefined, cause);
       });
       // The system's own words (a provider's detail among them) go to the log, not to the visitor.
-      if (answer.type === 'chat.rejected') throw httpError(REJECTIONS[answer.reason], undefined, answer.error);
+      if (answer.type === 'chat.rejected') throw httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
       return reply.send(chatBody(answer));
     },
   );
