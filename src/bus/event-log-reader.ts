@@ -26,17 +26,24 @@ export interface ReadEventLogOptions {
   readonly onTruncatedTail?: (line: number) => void;
 }
 
-/** One compiled validator per event type, built once when the module loads. */
-const validators = Object.fromEntries(
-  Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [type, Compile(schema as TSchema)]),
-) as Record<EventType, Validator>;
+/** One compiled validator per event type, compiled once, when a log first holds that type. */
+const validators = new Map<EventType, Validator>();
+
+function validatorFor(type: EventType): Validator {
+  let validator = validators.get(type);
+  if (validator === undefined) {
+    validator = Compile(EVENT_SCHEMAS[type] as TSchema);
+    validators.set(type, validator);
+  }
+  return validator;
+}
 
 /** Checks one parsed line; returns why it is not an event (naming its type and field), or undefined. */
 function problemWith(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const { type } = value as { type?: unknown };
   if (!isEventType(type)) return `unknown event type ${JSON.stringify(type)}`;
-  const validator = validators[type];
+  const validator = validatorFor(type);
   if (validator.Check(value)) return undefined;
   const [first] = validator.Errors(value);
   return `${type}: ${describeSchemaError(first)}`;
