@@ -10,7 +10,8 @@ export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
 export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './actors/chat-system.js';
-export { systemMachine, phaseOf, type SystemInput } from './actors/system-machine.js';
+export { createSystemMachine, phaseOf, type SystemServices } from './actors/system-machine.js';
+export { machineJson, type MachineJson } from './actors/machine-json.js';
 export {
   DEFAULT_EMOTIONS,
   DECAY_FACTOR,
@@ -28,7 +29,8 @@ export {
 } from './emotions/model.js';
 export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
-export { foldEvent, advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
+export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
+export { foldEvent } from './actors/fold-event.js';
 export {
   EMOTIONS_FILE_VERSION,
   EmotionsFileError,
@@ -38,7 +40,7 @@ export {
   writeEmotionsFile,
   type EmotionsFile,
 } from './persistence/emotions-file.js';
-export { replayEvents, replayEventLog, type ReplayOptions } from './actors/replay.js';
+export { replayEvents, replayEventLog, NothingToReplayError, type ReplayOptions } from './actors/replay.js';
 export * from './service/index.js';
 export * from './webhooks/index.js';
 export * from './hub/index.js';

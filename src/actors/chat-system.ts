@@ -13,7 +13,7 @@ import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { MemoryConversationStore } from '../sessions/memory-conversation-store.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
-import { phaseOf, systemMachine } from './system-machine.js';
+import { createSystemMachine, phaseOf } from './system-machine.js';
 
 export interface ChatSystemDeps {
   bus: Bus;
@@ -67,22 +67,22 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const conversations =
     deps.conversations ??
     new MemoryConversationStore({ maxSessions: deps.config.maxSessions, idleMs: deps.config.sessionIdleMs, clock: deps.clock });
-  const actor = createActor(systemMachine, {
-    input: {
-      bus,
-      config: deps.config,
-      clock: deps.clock,
-      random: deps.random,
-      logger,
-      exit: deps.exit ?? ((code) => process.exit(code)),
-      scheduler: deps.scheduler,
-      dialogueRetries: deps.dialogueRetries,
-      fetch: deps.fetch,
-      ledger,
-      conversations,
-      driftLease,
-      sharedState: deps.sharedState,
-    },
+  const machine = createSystemMachine({
+    bus,
+    config: deps.config,
+    clock: deps.clock,
+    random: deps.random,
+    logger,
+    exit: deps.exit ?? ((code) => process.exit(code)),
+    scheduler: deps.scheduler,
+    dialogueRetries: deps.dialogueRetries,
+    fetch: deps.fetch,
+    ledger,
+    conversations,
+    driftLease,
+    sharedState: deps.sharedState,
+  });
+  const actor = createActor(machine, {
     inspect: deps.inspect ?? inspection?.inspect,
   });
   let phase: SystemPhase = 'initializing';

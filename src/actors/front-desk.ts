@@ -3,7 +3,7 @@ import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { SystemPhase } from '../bus/events.js';
 import type { EmotionState } from '../emotions/state.js';
-import { PHASE_REJECTIONS } from './phase-rejections.js';
+import { phaseRejection } from '../errors/phase-errors.js';
 
 export interface FrontDeskInput {
   readonly bus: Bus;
@@ -40,7 +40,7 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
   subscription.add(
     bus.on('chat.requested').subscribe(({ correlationId, message, session }) => {
       if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session });
-      else bus.publish({ type: 'chat.rejected', correlationId, ...PHASE_REJECTIONS[phase] });
+      else bus.publish({ type: 'chat.rejected', correlationId, ...phaseRejection(phase) });
     }),
   );
   return () => subscription.unsubscribe();

@@ -1,14 +1,37 @@
 import type { BusEvent } from '../bus/events.js';
 import { readEventLog } from '../bus/event-log-reader.js';
-import { defaultState, foldEvent, type EmotionState } from '../emotions/state.js';
+import { defaultState, type EmotionState } from '../emotions/state.js';
+import { foldEvent } from './fold-event.js';
 
 /** The start of a log with no `emotions.loaded` (or a Redis with no snapshot): the defaults, at the epoch (no clock in a replay). */
 export const REPLAY_START = defaultState(new Date(0).toISOString());
 
-/** Folds events into the final state, exactly as the live actors changed it. */
+/** A log with nothing that sets a state: replaying it would only print the defaults, dated 1970. */
+export class NothingToReplayError extends Error {
+  override readonly name = 'NothingToReplayError';
+}
+
+/**
+ * Folds events into the final state, exactly as the live actors changed it. Rejects with a
+ * {@link NothingToReplayError} when no event sets a state (`emotions.loaded`, `chat.committed`,
+ * `emotions.drifted`), an empty log among them.
+ */
 export async function replayEvents(events: AsyncIterable<BusEvent> | Iterable<BusEvent>): Promise<EmotionState> {
   let state = REPLAY_START;
-  for await (const event of events) state = foldEvent(state, event);
+  let count = 0;
+  let folded = false;
+  for await (const event of events) {
+    count += 1;
+    const next = foldEvent(state, event);
+    folded ||= next !== state;
+    state = next;
+  }
+  if (count === 0) throw new NothingToReplayError('the log holds no events');
+  if (!folded) {
+    throw new NothingToReplayError(
+      `none of its ${count} events sets a state (emotions.loaded, chat.committed or emotions.drifted)`,
+    );
+  }
   return state;
 }
 
@@ -19,8 +42,8 @@ export interface ReplayOptions {
 
 /**
  * Replays a JSONL event log (`EVENT_LOG`) and returns the state its run ended with. A last line a
- * crash cut short is skipped with a warning; any other malformed line rejects with an
- * EventLogLineError naming the line.
+ * crash cut short is skipped with a warning; any other malformed line, or one that does not match
+ * its event's schema, rejects with an EventLogLineError naming the line and the field.
  */
 export function replayEventLog(file: string, options: ReplayOptions = {}): Promise<EmotionState> {
   return replayEvents(

@@ -21,8 +21,11 @@ import { persistenceActor } from './persistence-actor.js';
 import { sentimentActor } from './sentiment-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
 
-/** What the system machine is given; everything with a side effect is injected. */
-export interface SystemInput {
+/**
+ * The services the system machine's actions, guards and actors use; everything with a side effect is
+ * injected. They are captured by the implementations, never put in the context.
+ */
+export interface SystemServices {
   readonly bus: Bus;
   readonly config: ChatConfig;
   readonly clock: Clock;
@@ -45,8 +48,8 @@ export interface SystemInput {
   readonly sharedState?: EmotionState;
 }
 
+/** Plain data only (what the inspector and a snapshot show): the services are not in it. */
 export interface SystemContext {
-  readonly deps: SystemInput;
   readonly store: MemoryStore | undefined;
   readonly failure: { readonly component: ComponentName; readonly reason: string } | undefined;
   /** Stage 2 ran: the persistence actor is there to flush to. */
@@ -79,336 +82,373 @@ function primaryModels(config: ChatConfig): string[] {
   return models;
 }
 
-/** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
-const flushState = fromPromise<unknown, { bus: Bus }>(({ input }) =>
-  input.bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 5000),
-);
-
 /**
  * The system machine (seed 000, "States and transitions"). `initializing` waits for START, then
  * stage 1 starts the four critical components in parallel; stage 2 starts the chat object, the
  * dialogue, the avatar and the drift; then `ready`. A missing key is `keyMissing` (still serving
  * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
  * is `failed`: one detailed log line, the state flushed when there is one to flush, and exit status 1.
+ *
+ * Built per system, so that its implementations capture `services` while its context stays plain
+ * data; the definition itself (states, transitions, names) is the same for every services object,
+ * which is what `hub machine` prints (see machine-json.ts).
  */
-export const systemMachine = setup({
-  types: {
-    context: {} as SystemContext,
-    input: {} as SystemInput,
-    events: {} as SystemEvent,
-  },
-  actors: {
-    frontDesk,
-    loadMemoryStore,
-    probeSentimentAnalyzer,
-    validateKey,
-    persistence: persistenceActor,
-    sentiment: sentimentActor,
-    emotions: emotionsActor,
-    chat: chatActor,
-    dialogue: dialogueActor,
-    avatar: avatarActor,
-    drift: driftActor,
-    dialogueWatch,
-    flushState,
-  },
-  guards: {
-    secondarySharesPrimary: ({ context }) => sameProvider(context.deps.config.primary, context.deps.config.secondary),
-    anyKeyMissing: ({ context }) =>
-      context.deps.config.primary.apiKey === undefined || context.deps.config.secondary.apiKey === undefined,
-    componentsStarted: ({ context }) => context.started,
-    exitsOnModelFailure: ({ context }) => context.deps.config.onModelFailure === 'exit',
-  },
-  actions: {
-    storeMemoryStore: assign((_, store: MemoryStore) => ({ store })),
-    announceLoaded: ({ context }, store: MemoryStore) => {
-      context.deps.bus.publish({ type: 'emotions.loaded', ...store.state, source: store.source });
+export function createSystemMachine(services: SystemServices) {
+  /** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
+  const flushState = fromPromise<unknown>(() =>
+    services.bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 5000),
+  );
+  return setup({
+    types: {
+      context: {} as SystemContext,
+      events: {} as SystemEvent,
     },
-    componentReady: ({ context }, params: { component: ComponentName; detail: string }) => {
-      context.deps.logger.info(params, `${params.component} ready: ${params.detail}`);
-      context.deps.bus.publish({ type: 'system.component.ready', ...params });
+    actors: {
+      frontDesk,
+      loadMemoryStore,
+      probeSentimentAnalyzer,
+      validateKey,
+      persistence: persistenceActor,
+      sentiment: sentimentActor,
+      emotions: emotionsActor,
+      chat: chatActor,
+      dialogue: dialogueActor,
+      avatar: avatarActor,
+      drift: driftActor,
+      dialogueWatch,
+      flushState,
     },
-    recordFailure: assign((_, failure: { component: ComponentName; error: unknown }) => ({
-      failure: { component: failure.component, reason: reasonOf(failure.error) },
-    })),
-    markStarted: assign({ started: true }),
-    announcePhase: ({ context }, params: { phase: SystemPhase }) => {
-      context.deps.logger.info({ phase: params.phase }, `chat system ${params.phase}`);
-      context.deps.bus.publish({ type: 'system.phase.changed', phase: params.phase });
+    guards: {
+      secondarySharesPrimary: () => sameProvider(services.config.primary, services.config.secondary),
+      anyKeyMissing: () => services.config.primary.apiKey === undefined || services.config.secondary.apiKey === undefined,
+      componentsStarted: ({ context }) => context.started,
+      exitsOnModelFailure: () => services.config.onModelFailure === 'exit',
     },
-    announceFailure: ({ context }) => {
-      const failure = failureOf(context);
-      context.deps.bus.publish({ type: 'system.component.failed', ...failure });
-      context.deps.bus.publish({ type: 'system.phase.changed', phase: 'failed', ...failure });
+    actions: {
+      storeMemoryStore: assign((_, store: MemoryStore) => ({ store })),
+      announceLoaded: (_, store: MemoryStore) => {
+        services.bus.publish({ type: 'emotions.loaded', ...store.state, source: store.source });
+      },
+      componentReady: (_, params: { component: ComponentName; detail: string }) => {
+        services.logger.info(params, `${params.component} ready: ${params.detail}`);
+        services.bus.publish({ type: 'system.component.ready', ...params });
+      },
+      recordFailure: assign((_, failure: { component: ComponentName; error: unknown }) => ({
+        failure: { component: failure.component, reason: reasonOf(failure.error) },
+      })),
+      markStarted: assign({ started: true }),
+      announcePhase: (_, params: { phase: SystemPhase }) => {
+        services.logger.info({ phase: params.phase }, `chat system ${params.phase}`);
+        services.bus.publish({ type: 'system.phase.changed', phase: params.phase });
+      },
+      announceFailure: ({ context }) => {
+        const failure = failureOf(context);
+        services.bus.publish({ type: 'system.component.failed', ...failure });
+        services.bus.publish({ type: 'system.phase.changed', phase: 'failed', ...failure });
+      },
+      logFailure: ({ context }) => {
+        const failure = failureOf(context);
+        services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
+      },
+      explainKeyMissing: () => {
+        services.logger.warn(
+          'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
+        );
+      },
+      exitProcess: () => services.exit(1),
+      stopDrift: stopChild('drift'),
     },
-    logFailure: ({ context }) => {
-      const failure = failureOf(context);
-      context.deps.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
-    },
-    explainKeyMissing: ({ context }) => {
-      context.deps.logger.warn(
-        'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
-      );
-    },
-    exitProcess: ({ context }) => context.deps.exit(1),
-    stopDrift: stopChild('drift'),
-  },
-}).createMachine({
-  id: 'chatSystem',
-  context: ({ input }) => ({ deps: input, store: undefined, failure: undefined, started: false }),
-  entry: spawnChild('frontDesk', {
-    id: 'frontDesk',
-    systemId: 'frontDesk',
-    input: ({ context }) => ({ bus: context.deps.bus, initial: defaultState(context.deps.clock.now().toISOString()) }),
-  }),
-  on: { STOP_DRIFT: { actions: 'stopDrift' } },
-  initial: 'initializing',
-  states: {
-    initializing: {
-      initial: 'waiting',
-      states: {
-        waiting: { on: { START: 'stage1' } },
-        stage1: {
-          type: 'parallel',
-          states: {
-            memoryStore: {
-              initial: 'loading',
-              states: {
-                loading: {
-                  invoke: {
-                    src: 'loadMemoryStore',
-                    input: ({ context }) => ({
-                      file: context.deps.config.emotionsFile,
-                      now: context.deps.clock.now().toISOString(),
-                      shared: context.deps.sharedState,
-                    }),
-                    onDone: {
-                      target: 'done',
-                      actions: [
-                        { type: 'storeMemoryStore', params: ({ event }) => event.output },
-                        { type: 'announceLoaded', params: ({ event }) => event.output },
-                        {
+  }).createMachine({
+    id: 'chatSystem',
+    description: 'The chat system: seed 000\'s startup, then ready, keyMissing or failed.',
+    context: { store: undefined, failure: undefined, started: false },
+    entry: spawnChild('frontDesk', {
+      id: 'frontDesk',
+      systemId: 'frontDesk',
+      input: () => ({ bus: services.bus, initial: defaultState(services.clock.now().toISOString()) }),
+    }),
+    on: { STOP_DRIFT: { actions: 'stopDrift' } },
+    initial: 'initializing',
+    states: {
+      initializing: {
+        description: "Startup, seed 000's stages: nothing but status is served until a later phase.",
+        initial: 'waiting',
+        states: {
+          waiting: { description: 'Created: status is answered, chat is refused as initializing; waits for START.', on: { START: 'stage1' } },
+          stage1: {
+            description: 'Stage 1: the four critical components start in parallel.',
+            type: 'parallel',
+            states: {
+              memoryStore: {
+                description: "Loads the emotions file (or the replicas' shared state).",
+                initial: 'loading',
+                states: {
+                  loading: {
+                    description: 'Working; its failure fails the system.',
+                    invoke: {
+                      src: 'loadMemoryStore',
+                      input: () => ({
+                        file: services.config.emotionsFile,
+                        now: services.clock.now().toISOString(),
+                        shared: services.sharedState,
+                      }),
+                      onDone: {
+                        target: 'done',
+                        actions: [
+                          { type: 'storeMemoryStore', params: ({ event }) => event.output },
+                          { type: 'announceLoaded', params: ({ event }) => event.output },
+                          {
+                            type: 'componentReady',
+                            params: ({ event }) => ({
+                              component: 'memoryStore' as const,
+                              detail: `emotions from ${event.output.source}`,
+                            }),
+                          },
+                        ],
+                      },
+                      onError: {
+                        target: '#chatSystem.failed',
+                        actions: { type: 'recordFailure', params: ({ event }) => ({ component: 'memoryStore' as const, error: event.error }) },
+                      },
+                    },
+                  },
+                  done: { description: 'Ready.', type: 'final' },
+                },
+              },
+              sentimentAnalyzer: {
+                description: 'Loads the lexicon and scores a known phrase.',
+                initial: 'loading',
+                states: {
+                  loading: {
+                    description: 'Working; its failure fails the system.',
+                    invoke: {
+                      src: 'probeSentimentAnalyzer',
+                      onDone: {
+                        target: 'done',
+                        actions: {
                           type: 'componentReady',
-                          params: ({ event }) => ({
-                            component: 'memoryStore' as const,
-                            detail: `emotions from ${event.output.source}`,
-                          }),
+                          params: ({ event }) => ({ component: 'sentimentAnalyzer' as const, detail: event.output }),
                         },
-                      ],
-                    },
-                    onError: {
-                      target: '#chatSystem.failed',
-                      actions: { type: 'recordFailure', params: ({ event }) => ({ component: 'memoryStore' as const, error: event.error }) },
-                    },
-                  },
-                },
-                done: { type: 'final' },
-              },
-            },
-            sentimentAnalyzer: {
-              initial: 'loading',
-              states: {
-                loading: {
-                  invoke: {
-                    src: 'probeSentimentAnalyzer',
-                    onDone: {
-                      target: 'done',
-                      actions: {
-                        type: 'componentReady',
-                        params: ({ event }) => ({ component: 'sentimentAnalyzer' as const, detail: event.output }),
                       },
-                    },
-                    onError: {
-                      target: '#chatSystem.failed',
-                      actions: {
-                        type: 'recordFailure',
-                        params: ({ event }) => ({ component: 'sentimentAnalyzer' as const, error: event.error }),
+                      onError: {
+                        target: '#chatSystem.failed',
+                        actions: {
+                          type: 'recordFailure',
+                          params: ({ event }) => ({ component: 'sentimentAnalyzer' as const, error: event.error }),
+                        },
                       },
                     },
                   },
+                  done: { description: 'Ready.', type: 'final' },
                 },
-                done: { type: 'final' },
               },
-            },
-            primaryProvider: {
-              initial: 'checking',
-              states: {
-                checking: {
-                  // A missing key on either side is the key-missing phase: no provider is called at all.
-                  always: [{ guard: 'anyKeyMissing', target: 'missing' }, { target: 'validating' }],
-                },
-                validating: {
-                  invoke: {
-                    src: 'validateKey',
-                    input: ({ context }) => ({
-                      provider: context.deps.config.primary,
-                      models: primaryModels(context.deps.config),
-                      timeoutMs: context.deps.config.providerTimeoutMs,
-                      logger: context.deps.logger,
-                      fetch: context.deps.fetch,
-                    }),
-                    onDone: {
-                      target: 'valid',
-                      actions: {
-                        type: 'componentReady',
-                        params: ({ event }) => ({ component: 'primaryProvider' as const, detail: event.output }),
+              primaryProvider: {
+                description: "Validates the primary provider's key by listing its models, once.",
+                initial: 'checking',
+                states: {
+                  checking: {
+                    description: 'Decides at once: a missing key, a shared validation, or a call to make.',
+                    // A missing key on either side is the key-missing phase: no provider is called at all.
+                    always: [{ guard: 'anyKeyMissing', target: 'missing' }, { target: 'validating' }],
+                  },
+                  validating: {
+                    description: "Lists the provider's models with the key, within LLM_TIMEOUT_MS; 429 counts as valid.",
+                    invoke: {
+                      src: 'validateKey',
+                      input: () => ({
+                        provider: services.config.primary,
+                        models: primaryModels(services.config),
+                        timeoutMs: services.config.providerTimeoutMs,
+                        logger: services.logger,
+                        fetch: services.fetch,
+                      }),
+                      onDone: {
+                        target: 'valid',
+                        actions: {
+                          type: 'componentReady',
+                          params: ({ event }) => ({ component: 'primaryProvider' as const, detail: event.output }),
+                        },
                       },
-                    },
-                    onError: {
-                      target: '#chatSystem.failed',
-                      actions: {
-                        type: 'recordFailure',
-                        params: ({ event }) => ({ component: 'primaryProvider' as const, error: event.error }),
+                      onError: {
+                        target: '#chatSystem.failed',
+                        actions: {
+                          type: 'recordFailure',
+                          params: ({ event }) => ({ component: 'primaryProvider' as const, error: event.error }),
+                        },
                       },
                     },
                   },
+                  valid: { description: 'The key works.', type: 'final' },
+                  missing: { description: 'A key is absent: the system goes to keyMissing.', type: 'final' },
                 },
-                valid: { type: 'final' },
-                missing: { type: 'final' },
               },
-            },
-            secondaryProvider: {
-              initial: 'checking',
-              states: {
-                checking: {
-                  always: [
-                    { guard: 'anyKeyMissing', target: 'missing' },
-                    {
-                      guard: 'secondarySharesPrimary',
-                      target: 'sharedWithPrimary',
-                      actions: {
-                        type: 'componentReady',
-                        params: { component: 'secondaryProvider', detail: 'same provider as the primary: one validation serves both' },
+              secondaryProvider: {
+                description: "Validates the secondary provider's key, unless the primary's validation serves both.",
+                initial: 'checking',
+                states: {
+                  checking: {
+                    description: 'Decides at once: a missing key, a shared validation, or a call to make.',
+                    always: [
+                      { guard: 'anyKeyMissing', target: 'missing' },
+                      {
+                        guard: 'secondarySharesPrimary',
+                        target: 'sharedWithPrimary',
+                        actions: {
+                          type: 'componentReady',
+                          params: { component: 'secondaryProvider', detail: 'same provider as the primary: one validation serves both' },
+                        },
                       },
-                    },
-                    { target: 'validating' },
-                  ],
-                },
-                validating: {
-                  invoke: {
-                    src: 'validateKey',
-                    input: ({ context }) => ({
-                      provider: context.deps.config.secondary,
-                      models: [context.deps.config.secondary.model],
-                      timeoutMs: context.deps.config.providerTimeoutMs,
-                      logger: context.deps.logger,
-                      fetch: context.deps.fetch,
-                    }),
-                    onDone: {
-                      target: 'valid',
-                      actions: {
-                        type: 'componentReady',
-                        params: ({ event }) => ({ component: 'secondaryProvider' as const, detail: event.output }),
+                      { target: 'validating' },
+                    ],
+                  },
+                  validating: {
+                    description: "Lists the provider's models with the key, within LLM_TIMEOUT_MS; 429 counts as valid.",
+                    invoke: {
+                      src: 'validateKey',
+                      input: () => ({
+                        provider: services.config.secondary,
+                        models: [services.config.secondary.model],
+                        timeoutMs: services.config.providerTimeoutMs,
+                        logger: services.logger,
+                        fetch: services.fetch,
+                      }),
+                      onDone: {
+                        target: 'valid',
+                        actions: {
+                          type: 'componentReady',
+                          params: ({ event }) => ({ component: 'secondaryProvider' as const, detail: event.output }),
+                        },
                       },
-                    },
-                    onError: {
-                      target: '#chatSystem.failed',
-                      actions: {
-                        type: 'recordFailure',
-                        params: ({ event }) => ({ component: 'secondaryProvider' as const, error: event.error }),
+                      onError: {
+                        target: '#chatSystem.failed',
+                        actions: {
+                          type: 'recordFailure',
+                          params: ({ event }) => ({ component: 'secondaryProvider' as const, error: event.error }),
+                        },
                       },
                     },
                   },
+                  valid: { description: 'The key works.', type: 'final' },
+                  sharedWithPrimary: { description: 'Same provider as the primary: one validation serves both.', type: 'final' },
+                  missing: { description: 'A key is absent: the system goes to keyMissing.', type: 'final' },
                 },
-                valid: { type: 'final' },
-                sharedWithPrimary: { type: 'final' },
-                missing: { type: 'final' },
               },
             },
+            onDone: [{ guard: 'anyKeyMissing', target: '#chatSystem.keyMissing' }, { target: 'stage2' }],
           },
-          onDone: [{ guard: 'anyKeyMissing', target: '#chatSystem.keyMissing' }, { target: 'stage2' }],
-        },
-        stage2: {
-          entry: [
-            spawnChild('persistence', {
-              id: 'persistence',
-              systemId: 'persistence',
-              input: ({ context }) => ({
-                bus: context.deps.bus,
-                file: context.deps.config.emotionsFile,
-                initial: context.store!.state,
-                logger: context.deps.logger,
-                scheduler: context.deps.scheduler,
+          stage2: {
+            description: 'Stage 2: the actors start (persistence, sentiment, emotions, chat, dialogue, avatar, drift).',
+            entry: [
+              spawnChild('persistence', {
+                id: 'persistence',
+                systemId: 'persistence',
+                input: ({ context }) => ({
+                  bus: services.bus,
+                  file: services.config.emotionsFile,
+                  initial: context.store!.state,
+                  logger: services.logger,
+                  scheduler: services.scheduler,
+                }),
               }),
-            }),
-            spawnChild('sentiment', { id: 'sentiment', systemId: 'sentiment', input: ({ context }) => ({ bus: context.deps.bus }) }),
-            spawnChild('emotions', {
-              id: 'emotions',
-              systemId: 'emotions',
-              input: ({ context }) => ({ bus: context.deps.bus, initial: context.store!.state.emotions, ledger: context.deps.ledger }),
-            }),
-            spawnChild('chat', {
-              id: 'chat',
-              systemId: 'chat',
-              input: ({ context }) => ({
-                bus: context.deps.bus,
-                ledger: context.deps.ledger,
-                clock: context.deps.clock,
-                onModelFailure: context.deps.config.onModelFailure,
+              spawnChild('sentiment', { id: 'sentiment', systemId: 'sentiment', input: () => ({ bus: services.bus }) }),
+              spawnChild('emotions', {
+                id: 'emotions',
+                systemId: 'emotions',
+                input: ({ context }) => ({ bus: services.bus, initial: context.store!.state.emotions, ledger: services.ledger }),
               }),
-            }),
-            spawnChild('dialogue', {
-              id: 'dialogue',
-              systemId: 'dialogue',
-              input: ({ context }) => ({
-                bus: context.deps.bus,
-                provider: context.deps.config.secondary,
-                timeoutMs: context.deps.config.providerTimeoutMs,
-                maxRetries: context.deps.dialogueRetries ?? 2,
-                conversations: context.deps.conversations,
-                fetch: context.deps.fetch,
+              spawnChild('chat', {
+                id: 'chat',
+                systemId: 'chat',
+                input: () => ({
+                  bus: services.bus,
+                  ledger: services.ledger,
+                  clock: services.clock,
+                  onModelFailure: services.config.onModelFailure,
+                }),
               }),
-            }),
-            spawnChild('dialogueWatch', { id: 'dialogueWatch', input: ({ context }) => ({ bus: context.deps.bus }) }),
-            spawnChild('avatar', {
-              id: 'avatar',
-              systemId: 'avatar',
-              input: ({ context }) => ({ bus: context.deps.bus, initial: context.store!.state }),
-            }),
-            spawnChild('drift', {
-              id: 'drift',
-              systemId: 'drift',
-              input: ({ context }) => ({
-                ledger: context.deps.ledger,
-                lease: context.deps.driftLease,
-                clock: context.deps.clock,
-                intervalMs: context.deps.config.driftIntervalMs,
-                random: context.deps.random,
-                scheduler: context.deps.scheduler,
+              spawnChild('dialogue', {
+                id: 'dialogue',
+                systemId: 'dialogue',
+                input: () => ({
+                  bus: services.bus,
+                  provider: services.config.secondary,
+                  timeoutMs: services.config.providerTimeoutMs,
+                  maxRetries: services.dialogueRetries ?? 2,
+                  conversations: services.conversations,
+                  fetch: services.fetch,
+                }),
               }),
-            }),
-            'markStarted',
-          ],
-          always: '#chatSystem.ready',
-        },
-      },
-    },
-    ready: {
-      entry: { type: 'announcePhase', params: { phase: 'ready' } },
-      on: {
-        PROVIDER_FAILED: {
-          guard: 'exitsOnModelFailure',
-          target: 'failed',
-          actions: {
-            type: 'recordFailure',
-            params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+              spawnChild('dialogueWatch', { id: 'dialogueWatch', input: () => ({ bus: services.bus }) }),
+              spawnChild('avatar', {
+                id: 'avatar',
+                systemId: 'avatar',
+                input: ({ context }) => ({ bus: services.bus, initial: context.store!.state }),
+              }),
+              spawnChild('drift', {
+                id: 'drift',
+                systemId: 'drift',
+                input: () => ({
+                  ledger: services.ledger,
+                  lease: services.driftLease,
+                  clock: services.clock,
+                  intervalMs: services.config.driftIntervalMs,
+                  random: services.random,
+                  scheduler: services.scheduler,
+                }),
+              }),
+              'markStarted',
+            ],
+            always: '#chatSystem.ready',
           },
         },
       },
-    },
-    keyMissing: {
-      entry: [{ type: 'announcePhase', params: { phase: 'keyMissing' } }, 'explainKeyMissing'],
-    },
-    failed: {
-      entry: ['announceFailure', 'logFailure'],
-      initial: 'deciding',
-      states: {
-        deciding: { always: [{ guard: 'componentsStarted', target: 'flushing' }, { target: 'exiting' }] },
-        flushing: {
-          invoke: { src: 'flushState', input: ({ context }) => ({ bus: context.deps.bus }), onDone: 'exiting', onError: 'exiting' },
+      ready: {
+        description: 'Serving chat; a dialogue that cannot reply ends the process unless ON_MODEL_FAILURE=stay.',
+        entry: { type: 'announcePhase', params: { phase: 'ready' } },
+        on: {
+          PROVIDER_FAILED: {
+            guard: 'exitsOnModelFailure',
+            target: 'failed',
+            actions: {
+              type: 'recordFailure',
+              params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+            },
+          },
         },
-        exiting: { type: 'final', entry: 'exitProcess' },
+      },
+      keyMissing: {
+        description: 'No LLM_API_KEY: status is served from the loaded state, chat answers missing_llm_key, no drift.',
+        entry: [{ type: 'announcePhase', params: { phase: 'keyMissing' } }, 'explainKeyMissing'],
+      },
+      failed: {
+        description: 'A component failed: one log line, the state flushed if the actors ran, exit status 1.',
+        entry: ['announceFailure', 'logFailure'],
+        initial: 'deciding',
+        states: {
+          deciding: {
+            description: 'Flushes first when the actors ran, then exits.',
+            always: [{ guard: 'componentsStarted', target: 'flushing' }, { target: 'exiting' }],
+          },
+          flushing: {
+            description: 'Asks the persistence actor to write the state (at most 5 s).',
+            invoke: { src: 'flushState', onDone: 'exiting', onError: 'exiting' },
+          },
+          exiting: { description: 'Exits with status 1.', type: 'final', entry: 'exitProcess' },
+        },
       },
     },
-  },
-});
+  });
+}
+
+/**
+ * The system machine with no services, for printing its definition (`hub machine`): building it
+ * touches none, and running it is a bug that says so.
+ */
+export function printableSystemMachine() {
+  const noServices = new Proxy({} as SystemServices, {
+    get: (_, name) => {
+      throw new Error(`the printed system machine has no services (asked for ${String(name)}): run it through createChatSystem`);
+    },
+  });
+  return createSystemMachine(noServices);
+}

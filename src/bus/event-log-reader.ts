@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
-import type { BusEvent } from './events.js';
-import { isEventType } from './events.js';
+import type { TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
+import type { TLocalizedValidationError } from 'typebox/error';
+import { EVENT_SCHEMAS, isEventType, type BusEvent, type EventType } from './events.js';
 
 /** A line of an event log that is not an event, named by its 1-based number. */
 export class EventLogLineError extends Error {
@@ -24,13 +26,40 @@ export interface ReadEventLogOptions {
   readonly onTruncatedTail?: (line: number) => void;
 }
 
-/** Checks one parsed line; returns why it is not an event, or undefined. */
+/** One compiled validator per event type, compiled once, when a log first holds that type. */
+const validators = new Map<EventType, Validator>();
+
+function validatorFor(type: EventType): Validator {
+  let validator = validators.get(type);
+  if (validator === undefined) {
+    validator = Compile(EVENT_SCHEMAS[type] as TSchema);
+    validators.set(type, validator);
+  }
+  return validator;
+}
+
+/** Checks one parsed line; returns why it is not an event (naming its type and field), or undefined. */
 function problemWith(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const { type, at } = value as { type?: unknown; at?: unknown };
+  const { type } = value as { type?: unknown };
   if (!isEventType(type)) return `unknown event type ${JSON.stringify(type)}`;
-  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return 'missing or invalid "at" timestamp';
-  return undefined;
+  const validator = validatorFor(type);
+  if (validator.Check(value)) return undefined;
+  const [first] = validator.Errors(value);
+  return `${type}: ${describeSchemaError(first)}`;
+}
+
+/** `/deltas/joy: expected number`, `/deltas: required`: the field by its JSON pointer, and what is wrong. */
+function describeSchemaError(error: TLocalizedValidationError | undefined): string {
+  if (error === undefined) return 'invalid';
+  const { keyword, instancePath, params } = error;
+  if (keyword === 'required') {
+    const names = (params as { requiredProperties?: string[] }).requiredProperties ?? [];
+    return names.map((name) => `${instancePath}/${name}: required`).join(', ');
+  }
+  const at = instancePath === '' ? '/' : instancePath;
+  if (keyword === 'type') return `${at}: expected ${String((params as { type?: unknown }).type)}`;
+  return `${at}: ${error.message}`;
 }
 
 function parseLine(file: string, number: number, text: string): BusEvent {

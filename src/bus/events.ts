@@ -3,223 +3,273 @@
  * plain, JSON-serialisable object, discriminated on `type` and stamped with an
  * ISO 8601 `at`. Requests and their replies share a `correlationId`.
  *
+ * Each event is declared once, as a typebox schema; its TypeScript type is
+ * derived from it. The bus trusts its publishers (no validation on publish);
+ * the schemas check what comes from outside, such as a replayed event log.
+ *
  * The boundary with the HTTP layer is `chat.*` and `status.*`; the rest is
  * how the actors talk to one another, and what a replay folds over.
  */
-import type { AvatarShape, EmotionDeltas, Emotions, Sentiment } from '../emotions/emotions.js';
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { AvatarShapeSchema, EmotionDeltasSchema, EmotionsSchema, SentimentSchema } from '../emotions/emotions.js';
 
 export type { EmotionDeltas } from '../emotions/emotions.js';
 
-interface Stamped<T extends string> {
-  readonly type: T;
-  /** ISO 8601 time the bus accepted the event. */
-  readonly at: string;
+/** An event's schema: its `type`, the ISO 8601 time `at` the bus accepted it, and its own fields. */
+function Event<T extends string, P extends TProperties>(type: T, properties: P) {
+  return Type.Object({ type: Type.Literal(type), at: Type.String({ format: 'date-time' }), ...properties });
 }
 
-interface Correlated {
-  readonly correlationId: string;
-}
+/** Requests and their replies share it. */
+const correlationId = Type.String();
+const optionalCorrelationId = Type.Optional(correlationId);
+const Iso8601 = Type.String({ format: 'date-time' });
 
 /** Phases of the system machine, as clients see them (`failed` ends the process). */
-export type SystemPhase = 'initializing' | 'ready' | 'keyMissing' | 'failed';
+export const SystemPhaseSchema = Type.Enum(['initializing', 'ready', 'keyMissing', 'failed']);
+export type SystemPhase = Static<typeof SystemPhaseSchema>;
 
 /** The parts the system machine starts; the first four are seed 000's critical components. */
-export type ComponentName =
-  | 'memoryStore'
-  | 'sentimentAnalyzer'
-  | 'primaryProvider'
-  | 'secondaryProvider'
-  | 'persistence'
-  | 'chat'
-  | 'dialogue'
-  | 'avatar'
-  | 'drift';
+export const ComponentNameSchema = Type.Enum([
+  'memoryStore',
+  'sentimentAnalyzer',
+  'primaryProvider',
+  'secondaryProvider',
+  'persistence',
+  'chat',
+  'dialogue',
+  'avatar',
+  'drift',
+]);
+export type ComponentName = Static<typeof ComponentNameSchema>;
 
 // ── system ──────────────────────────────────────────────────────────────────
-export interface SystemPhaseChanged extends Stamped<'system.phase.changed'> {
-  readonly phase: SystemPhase;
+export const SystemPhaseChangedSchema = Event('system.phase.changed', {
+  phase: SystemPhaseSchema,
   /** Set when the phase is `failed`: the component that failed and why. */
-  readonly component?: ComponentName;
-  readonly reason?: string;
-}
+  component: Type.Optional(ComponentNameSchema),
+  reason: Type.Optional(Type.String()),
+});
+export type SystemPhaseChanged = Readonly<Static<typeof SystemPhaseChangedSchema>>;
 
-export interface ComponentReady extends Stamped<'system.component.ready'> {
-  readonly component: ComponentName;
-  readonly detail?: string;
-}
+export const ComponentReadySchema = Event('system.component.ready', {
+  component: ComponentNameSchema,
+  detail: Type.Optional(Type.String()),
+});
+export type ComponentReady = Readonly<Static<typeof ComponentReadySchema>>;
 
-export interface ComponentFailed extends Stamped<'system.component.failed'> {
-  readonly component: ComponentName;
-  readonly reason: string;
-}
+export const ComponentFailedSchema = Event('system.component.failed', {
+  component: ComponentNameSchema,
+  reason: Type.String(),
+});
+export type ComponentFailed = Readonly<Static<typeof ComponentFailedSchema>>;
 
 // ── chat (HTTP boundary) ────────────────────────────────────────────────────
 /**
  * A visitor's session as the bus knows it: the SHA-256 (hex) of the session cookie's id, never the
  * id itself, so that neither the event log nor a log line holds what a cookie could be forged from.
  */
-export type SessionKey = string;
+export const SessionKeySchema = Type.String();
+export type SessionKey = Static<typeof SessionKeySchema>;
 
-export interface ChatRequested extends Stamped<'chat.requested'>, Correlated {
-  readonly message: string;
+export const ChatRequestedSchema = Event('chat.requested', {
+  correlationId,
+  message: Type.String(),
   /** Whose conversation the message belongs to. */
-  readonly session: SessionKey;
-}
+  session: SessionKeySchema,
+});
+export type ChatRequested = Readonly<Static<typeof ChatRequestedSchema>>;
 
 /** A chat request the system accepted in the ready phase: what the actors work on. */
-export interface ChatAccepted extends Stamped<'chat.accepted'>, Correlated {
-  readonly message: string;
-  readonly session: SessionKey;
-}
+export const ChatAcceptedSchema = Event('chat.accepted', {
+  correlationId,
+  message: Type.String(),
+  session: SessionKeySchema,
+});
+export type ChatAccepted = Readonly<Static<typeof ChatAcceptedSchema>>;
 
 /**
  * A chat whose reply is there took effect: the mood ledger delivered its change (decay, then this
  * sentiment). Published by the emotions actor as the ledger delivers it; a replay folds it.
  */
-export interface ChatCommitted extends Stamped<'chat.committed'>, Correlated {
-  readonly sentiment: Sentiment;
-}
+export const ChatCommittedSchema = Event('chat.committed', {
+  correlationId,
+  sentiment: SentimentSchema,
+});
+export type ChatCommitted = Readonly<Static<typeof ChatCommittedSchema>>;
 
-export interface ChatReplied extends Stamped<'chat.replied'>, Correlated {
-  readonly response: string;
-  readonly avatarShape: AvatarShape;
+export const ChatRepliedSchema = Event('chat.replied', {
+  correlationId,
+  response: Type.String(),
+  avatarShape: AvatarShapeSchema,
   /** Unrounded; the HTTP layer rounds. */
-  readonly emotions: Emotions;
-}
+  emotions: EmotionsSchema,
+});
+export type ChatReplied = Readonly<Static<typeof ChatRepliedSchema>>;
 
 /**
  * Why a chat request got no reply: the system's phase, the provider failing or timing out, or the
  * mood ledger refusing the change (`unavailable`).
  */
-export type ChatRejection = 'initializing' | 'missing_llm_key' | 'provider_failed' | 'provider_timeout' | 'unavailable';
+export const ChatRejectionSchema = Type.Enum(['initializing', 'missing_llm_key', 'provider_failed', 'provider_timeout', 'unavailable']);
+export type ChatRejection = Static<typeof ChatRejectionSchema>;
 
-export interface ChatRejected extends Stamped<'chat.rejected'>, Correlated {
-  readonly reason: ChatRejection;
-  readonly error: string;
-}
+export const ChatRejectedSchema = Event('chat.rejected', {
+  correlationId,
+  reason: ChatRejectionSchema,
+  error: Type.String(),
+});
+export type ChatRejected = Readonly<Static<typeof ChatRejectedSchema>>;
 
 // ── status (HTTP boundary) ──────────────────────────────────────────────────
-export interface StatusRequested extends Stamped<'status.requested'>, Correlated {}
+export const StatusRequestedSchema = Event('status.requested', { correlationId });
+export type StatusRequested = Readonly<Static<typeof StatusRequestedSchema>>;
 
 /** Everything the read-only endpoints show, answered in every phase. */
-export interface StatusReported extends Stamped<'status.reported'>, Correlated {
-  readonly phase: SystemPhase;
-  readonly emotions: Emotions;
-  readonly avatarShape: AvatarShape;
-  readonly sentiment: Sentiment;
+export const StatusReportedSchema = Event('status.reported', {
+  correlationId,
+  phase: SystemPhaseSchema,
+  emotions: EmotionsSchema,
+  avatarShape: AvatarShapeSchema,
+  sentiment: SentimentSchema,
   /** ISO 8601 time the avatar state last changed. */
-  readonly lastUpdated: string;
-}
+  lastUpdated: Iso8601,
+});
+export type StatusReported = Readonly<Static<typeof StatusReportedSchema>>;
 
 // ── emotions, sentiment, avatar ─────────────────────────────────────────────
 /** The state the run starts from: a replay begins here. */
-export interface EmotionsLoaded extends Stamped<'emotions.loaded'> {
-  readonly emotions: Emotions;
-  readonly avatarShape: AvatarShape;
-  readonly sentiment: Sentiment;
-  readonly lastUpdated: string;
+export const EmotionsLoadedSchema = Event('emotions.loaded', {
+  emotions: EmotionsSchema,
+  avatarShape: AvatarShapeSchema,
+  sentiment: SentimentSchema,
+  lastUpdated: Iso8601,
   /** `shared`: the snapshot and stream of replicas on Redis. */
-  readonly source: 'file' | 'defaults' | 'shared';
-}
+  source: Type.Enum(['file', 'defaults', 'shared']),
+});
+export type EmotionsLoaded = Readonly<Static<typeof EmotionsLoadedSchema>>;
 
 /** An accepted message's sentiment. It changes nothing until its chat is committed (`chat.committed`). */
-export interface SentimentAnalyzed extends Stamped<'sentiment.analyzed'>, Correlated {
-  readonly sentiment: Sentiment;
+export const SentimentAnalyzedSchema = Event('sentiment.analyzed', {
+  correlationId,
+  sentiment: SentimentSchema,
   /** The analyser's raw score (AFINN sum), kept for the log. */
-  readonly score: number;
-}
+  score: Type.Number(),
+});
+export type SentimentAnalyzed = Readonly<Static<typeof SentimentAnalyzedSchema>>;
 
 /**
  * The emotions as an accepted message would make them (the current state, decayed, with its
  * sentiment), for the dialogue's prompt. A preview: nothing changes until the chat is committed.
  */
-export interface EmotionsPreviewed extends Stamped<'emotions.previewed'>, Correlated {
-  readonly emotions: Emotions;
-}
+export const EmotionsPreviewedSchema = Event('emotions.previewed', {
+  correlationId,
+  emotions: EmotionsSchema,
+});
+export type EmotionsPreviewed = Readonly<Static<typeof EmotionsPreviewedSchema>>;
 
 /**
  * One random drift tick took effect: the mood ledger delivered it. Carries its deltas so that a
  * replay applies the same change; `at` is the tick's time.
  */
-export interface EmotionsDrifted extends Stamped<'emotions.drifted'> {
-  readonly deltas: EmotionDeltas;
-}
+export const EmotionsDriftedSchema = Event('emotions.drifted', { deltas: EmotionDeltasSchema });
+export type EmotionsDrifted = Readonly<Static<typeof EmotionsDriftedSchema>>;
 
 /** Stamped with the `at` of the event that caused it, so a replay derives the same times. */
-export interface EmotionsChanged extends Stamped<'emotions.changed'> {
-  readonly emotions: Emotions;
-  readonly cause: 'loaded' | 'chat' | 'drift';
-  readonly correlationId?: string;
-}
+export const EmotionsChangedSchema = Event('emotions.changed', {
+  emotions: EmotionsSchema,
+  cause: Type.Enum(['loaded', 'chat', 'drift']),
+  correlationId: optionalCorrelationId,
+});
+export type EmotionsChanged = Readonly<Static<typeof EmotionsChangedSchema>>;
 
-export interface AvatarChanged extends Stamped<'avatar.changed'> {
-  readonly avatarShape: AvatarShape;
-  readonly sentiment: Sentiment;
-  readonly lastUpdated: string;
+export const AvatarChangedSchema = Event('avatar.changed', {
+  avatarShape: AvatarShapeSchema,
+  sentiment: SentimentSchema,
+  lastUpdated: Iso8601,
   /** The chat request whose message caused the change, if any. */
-  readonly correlationId?: string;
-}
+  correlationId: optionalCorrelationId,
+});
+export type AvatarChanged = Readonly<Static<typeof AvatarChangedSchema>>;
 
 // ── dialogue and persistence ────────────────────────────────────────────────
-export interface DialogueReplied extends Stamped<'dialogue.replied'>, Correlated {
-  readonly response: string;
-}
+export const DialogueRepliedSchema = Event('dialogue.replied', {
+  correlationId,
+  response: Type.String(),
+});
+export type DialogueReplied = Readonly<Static<typeof DialogueRepliedSchema>>;
 
-export interface DialogueFailed extends Stamped<'dialogue.failed'>, Correlated {
-  readonly reason: string;
+export const DialogueFailedSchema = Event('dialogue.failed', {
+  correlationId,
+  reason: Type.String(),
   /** The provider call ran out of time (`LLM_TIMEOUT_MS`), rather than failing. */
-  readonly timedOut: boolean;
-}
+  timedOut: Type.Boolean(),
+});
+export type DialogueFailed = Readonly<Static<typeof DialogueFailedSchema>>;
 
 /**
  * The visitor's conversation could not be read (a shared store is away), so the model was not
  * called: the chat is refused as unavailable, which is not a model failure and ends nothing.
  */
-export interface DialogueUnavailable extends Stamped<'dialogue.unavailable'>, Correlated {
-  readonly reason: string;
-}
+export const DialogueUnavailableSchema = Event('dialogue.unavailable', {
+  correlationId,
+  reason: Type.String(),
+});
+export type DialogueUnavailable = Readonly<Static<typeof DialogueUnavailableSchema>>;
 
 /** Asks the persistence actor to write the state now (shutdown, fatal errors). */
-export interface PersistenceFlushRequested extends Stamped<'persistence.flush.requested'>, Correlated {}
+export const PersistenceFlushRequestedSchema = Event('persistence.flush.requested', { correlationId });
+export type PersistenceFlushRequested = Readonly<Static<typeof PersistenceFlushRequestedSchema>>;
 
 /** `correlationId` is set when the write answers a flush request. */
-export interface PersistenceSaved extends Stamped<'persistence.saved'> {
-  readonly file: string;
-  readonly correlationId?: string;
-}
+export const PersistenceSavedSchema = Event('persistence.saved', {
+  file: Type.String(),
+  correlationId: optionalCorrelationId,
+});
+export type PersistenceSaved = Readonly<Static<typeof PersistenceSavedSchema>>;
 
-export interface PersistenceFailed extends Stamped<'persistence.failed'> {
-  readonly file: string;
-  readonly reason: string;
-  readonly correlationId?: string;
-}
+export const PersistenceFailedSchema = Event('persistence.failed', {
+  file: Type.String(),
+  reason: Type.String(),
+  correlationId: optionalCorrelationId,
+});
+export type PersistenceFailed = Readonly<Static<typeof PersistenceFailedSchema>>;
 
-export type BusEvent =
-  | SystemPhaseChanged
-  | ComponentReady
-  | ComponentFailed
-  | ChatRequested
-  | ChatAccepted
-  | ChatReplied
-  | ChatRejected
-  | ChatCommitted
-  | StatusRequested
-  | StatusReported
-  | EmotionsLoaded
-  | SentimentAnalyzed
-  | EmotionsPreviewed
-  | EmotionsDrifted
-  | EmotionsChanged
-  | AvatarChanged
-  | DialogueReplied
-  | DialogueFailed
-  | DialogueUnavailable
-  | PersistenceFlushRequested
-  | PersistenceSaved
-  | PersistenceFailed;
+/** Every event's schema by its type: the catalogue itself. */
+export const EVENT_SCHEMAS = {
+  'system.phase.changed': SystemPhaseChangedSchema,
+  'system.component.ready': ComponentReadySchema,
+  'system.component.failed': ComponentFailedSchema,
+  'chat.requested': ChatRequestedSchema,
+  'chat.accepted': ChatAcceptedSchema,
+  'chat.replied': ChatRepliedSchema,
+  'chat.rejected': ChatRejectedSchema,
+  'chat.committed': ChatCommittedSchema,
+  'status.requested': StatusRequestedSchema,
+  'status.reported': StatusReportedSchema,
+  'emotions.loaded': EmotionsLoadedSchema,
+  'sentiment.analyzed': SentimentAnalyzedSchema,
+  'emotions.previewed': EmotionsPreviewedSchema,
+  'emotions.drifted': EmotionsDriftedSchema,
+  'emotions.changed': EmotionsChangedSchema,
+  'avatar.changed': AvatarChangedSchema,
+  'dialogue.replied': DialogueRepliedSchema,
+  'dialogue.failed': DialogueFailedSchema,
+  'dialogue.unavailable': DialogueUnavailableSchema,
+  'persistence.flush.requested': PersistenceFlushRequestedSchema,
+  'persistence.saved': PersistenceSavedSchema,
+  'persistence.failed': PersistenceFailedSchema,
+} as const satisfies Record<string, TObject>;
 
-export type EventType = BusEvent['type'];
+type Schemas = typeof EVENT_SCHEMAS;
+export type EventType = keyof Schemas;
+export type BusEvent = { [T in EventType]: Readonly<Static<Schemas[T]>> }[EventType];
 export type EventOf<T extends EventType> = Extract<BusEvent, { readonly type: T }>;
+
+// Each schema sits under its own type's key; a slip of the pen fails to compile here.
+type Misfiled = { [T in EventType]: Static<Schemas[T]>['type'] extends T ? never : T }[EventType];
+type Assert<T extends true> = T;
+export type EveryEventUnderItsType = Assert<[Misfiled] extends [never] ? true : false>;
 
 /** An event as a publisher writes it: the bus stamps `at` when it is absent. */
 export type EventInput = BusEvent extends infer E
@@ -228,34 +278,8 @@ export type EventInput = BusEvent extends infer E
     : never
   : never;
 
-/** Every type in the catalogue; the `Record` makes the compiler keep it complete. */
-const EVENT_TYPE_TABLE: Record<EventType, true> = {
-  'system.phase.changed': true,
-  'system.component.ready': true,
-  'system.component.failed': true,
-  'chat.requested': true,
-  'chat.accepted': true,
-  'chat.replied': true,
-  'chat.rejected': true,
-  'chat.committed': true,
-  'status.requested': true,
-  'status.reported': true,
-  'emotions.loaded': true,
-  'sentiment.analyzed': true,
-  'emotions.previewed': true,
-  'emotions.drifted': true,
-  'emotions.changed': true,
-  'avatar.changed': true,
-  'dialogue.replied': true,
-  'dialogue.unavailable': true,
-  'dialogue.failed': true,
-  'persistence.flush.requested': true,
-  'persistence.saved': true,
-  'persistence.failed': true,
-};
-
-export const EVENT_TYPES = Object.keys(EVENT_TYPE_TABLE) as readonly EventType[];
+export const EVENT_TYPES = Object.keys(EVENT_SCHEMAS) as readonly EventType[];
 
 export function isEventType(value: unknown): value is EventType {
-  return typeof value === 'string' && Object.hasOwn(EVENT_TYPE_TABLE, value);
+  return typeof value === 'string' && Object.hasOwn(EVENT_SCHEMAS, value);
 }

@@ -1,4 +1,3 @@
-import type { BusEvent } from '../bus/events.js';
 import { chooseShape } from './avatar.js';
 import type { AvatarShape, Emotions, Sentiment } from './emotions.js';
 import type { MoodChange } from '../mood/mood-ledger.js';
@@ -28,30 +27,6 @@ export function defaultState(now: string): EmotionState {
 /** The avatar after the emotions became `emotions` at `at`. */
 export function advanceAvatar(state: EmotionState, emotions: Emotions, at: string): EmotionState {
   return { ...state, emotions, avatarShape: chooseShape(emotions, state.avatarShape), lastUpdated: at };
-}
-
-/**
- * Folds one event into the state, as the live actors do: `emotions.loaded` starts over,
- * `chat.committed` is one processed message, `emotions.drifted` one drift tick, both as the mood
- * ledger delivered them. Other events (a failed chat's `sentiment.analyzed` among them) change
- * nothing. Pure: the same log always gives the same state.
- */
-export function foldEvent(state: EmotionState, event: BusEvent): EmotionState {
-  switch (event.type) {
-    case 'emotions.loaded':
-      return {
-        emotions: event.emotions,
-        avatarShape: event.avatarShape,
-        sentiment: event.sentiment,
-        lastUpdated: event.lastUpdated,
-      };
-    case 'chat.committed':
-      return foldMoodChange(state, { kind: 'chat', correlationId: event.correlationId, sentiment: event.sentiment, at: event.at });
-    case 'emotions.drifted':
-      return foldMoodChange(state, { kind: 'drift', deltas: event.deltas, at: event.at });
-    default:
-      return state;
-  }
 }
 
 /**

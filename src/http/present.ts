@@ -6,6 +6,8 @@
 import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js';
 import type { Sentiment } from '../emotions/emotions.js';
 import { round2, roundEmotions } from '../emotions/model.js';
+import { ERRORS } from '../errors/catalogue.js';
+import { phaseError } from '../errors/phase-errors.js';
 
 /** The sentiment's scores, to 2 decimals like every number in a response. */
 export function roundSentiment({ sentiment, positive, negative }: Sentiment): Sentiment {
@@ -62,7 +64,7 @@ export function isInitializedBody(phase: SystemPhase) {
         initializing: true,
         missing_llm_key: false,
         status: 'initializing',
-        message: 'The system is still initializing. Please wait.',
+        message: ERRORS.NOT_INITIALIZED.message,
       };
     case 'keyMissing':
       return {
@@ -71,10 +73,10 @@ export function isInitializedBody(phase: SystemPhase) {
         missing_llm_key: true,
         error_page: ERROR_PAGE,
         status: 'missing_api_key',
-        message: 'The language model API key (LLM_API_KEY) is missing.',
+        message: ERRORS.MISSING_LLM_KEY.message,
       };
     case 'failed':
-      return unreachableSystemBody('The system failed to initialize.');
+      return unreachableSystemBody(ERRORS.SYSTEM_FAILED.message);
   }
 }
 
@@ -96,15 +98,10 @@ export function unreachableSystemBody(error: string) {
  * message naming the variable; only a failed system says `error`.
  */
 export function availabilityBody(phase: SystemPhase) {
-  if (phase === 'ready') return { available: true, is_initialized: true, status: 'ready' };
-  if (phase === 'failed') {
-    const message = 'The system failed to initialize.';
-    return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
-  }
-  const message =
-    phase === 'initializing'
-      ? 'The system is still initializing. Please try again in a moment.'
-      : 'The system is not initialized: the language model API key (LLM_API_KEY) is missing, so chat is unavailable.';
+  const code = phaseError(phase);
+  if (code === undefined) return { available: true, is_initialized: true, status: 'ready' };
+  const message = ERRORS[code].message;
+  if (phase === 'failed') return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
   return { available: false, is_initialized: false, status: 'initializing', message, error: message, missing_llm_key: phase === 'keyMissing' };
 }
 

@@ -105,6 +105,12 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const app = await buildApp({ bus, clock, logger, config, ...options.app });
 
   let exiting = false;
+  // A keep-alive connection whose response was in flight when the exit began would hold app.close()
+  // open past the grace: once its last response is out, it is idle, and closed.
+  app.addHook('onResponse', (_request, _reply, done) => {
+    if (exiting) setImmediate(() => app.server.closeIdleConnections());
+    done();
+  });
   // The system calls this when it must end the process (a failed start, a
   // provider failure during a chat), once it has answered every chat in flight
   // and flushed the state: those answers go out (the server closes after its

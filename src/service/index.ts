@@ -14,7 +14,9 @@ export type { MoodChange, MoodLedger } from '../mood/mood-ledger.js';
 export { LocalMoodLedger, MoodLedgerClosedError } from '../mood/local-mood-ledger.js';
 export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from '../http/app.js';
 export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../http/security-headers.js';
-export { HTTP_ERRORS, HttpError, httpError, type HttpErrorCode, type ErrorBody } from '../http/errors.js';
+export { HttpError, httpError, type HttpErrorCode, type ErrorBody } from '../http/errors.js';
+export { ERRORS, type ErrorCode, type ErrorEntry } from '../errors/catalogue.js';
+export { phaseError, type PhaseErrorCode } from '../errors/phase-errors.js';
 export {
   startChatService,
   ServiceStartError,

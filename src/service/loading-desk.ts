@@ -1,6 +1,6 @@
-import { PHASE_REJECTIONS } from '../actors/phase-rejections.js';
 import type { Bus } from '../bus/bus.js';
 import { defaultState } from '../emotions/state.js';
+import { phaseRejection } from '../errors/phase-errors.js';
 
 /**
  * Answers the HTTP layer from the moment the server listens until the actor system (whose front
@@ -14,7 +14,7 @@ export function openLoadingDesk(bus: Bus, now: () => Date): () => void {
       bus.publish({ type: 'status.reported', correlationId, phase: 'initializing', ...state });
     }),
     bus.on('chat.requested').subscribe(({ correlationId }) => {
-      bus.publish({ type: 'chat.rejected', correlationId, ...PHASE_REJECTIONS.initializing });
+      bus.publish({ type: 'chat.rejected', correlationId, ...phaseRejection('initializing') });
     }),
   ];
   return () => subscriptions.forEach((subscription) => subscription.unsubscribe());

@@ -6,7 +6,7 @@ import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import type { WebhookHandler } from './handler.js';
-import { notFound, pathOf, sendRefusal, toRefusal, unsupportedMediaType } from './http-errors.js';
+import { notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
 import { WEBHOOK_SECRET_HEADER, secretVerifier } from './secret.js';
@@ -87,7 +87,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       checkSecret(request);
       const name = routeNameOf(request);
       if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
-        throw new WebhookDeliveryError(404, `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`);
+        throw new WebhookDeliveryError('WEBHOOK_NOT_REGISTERED', `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`);
       }
       done();
     } catch (error) {
@@ -97,7 +97,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
 
   const receive = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     // A POST without a body never reaches a content-type parser, so its type is checked here.
-    if (request.headers['content-type'] === undefined) throw new WebhookDeliveryError(415, unsupportedMediaType().error);
+    if (request.headers['content-type'] === undefined) throw new WebhookDeliveryError('WEBHOOK_UNSUPPORTED_MEDIA_TYPE');
     const payload = validateWebhookPayload(request.body);
     const name = routeNameOf(request);
     const delivery = { route: name, webhookId: request.headers['webhook-id'] };
@@ -134,7 +134,7 @@ async function claimDelivery(dedup: DeliveryDedup, webhookId: string): Promise<b
   try {
     return await dedup.claim(webhookId);
   } catch {
-    throw new WebhookDeliveryError(503, 'Cannot tell whether this delivery was handled before (the delivery store is unavailable); try again later.');
+    throw new WebhookDeliveryError('WEBHOOK_DEDUP_UNAVAILABLE');
   }
 }
 

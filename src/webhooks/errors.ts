@@ -1,15 +1,24 @@
+import { ERRORS, type ErrorCode } from '../errors/catalogue.js';
+
+/** The receiver's codes in the error table the two apps share. */
+export type WebhookErrorCode = Extract<ErrorCode, `WEBHOOK_${string}`>;
+
 /**
- * A delivery the receiver refuses. `statusCode` is the HTTP status the server
- * answers with, and the job helper throws the same errors, so both sides of a
- * webhook (URL or job) fail alike.
+ * A delivery the receiver refuses, by its code in the error table. `statusCode` is the HTTP status
+ * the server answers with, and the job helper throws the same errors, so both sides of a webhook
+ * (URL or job) fail alike.
  */
 export class WebhookDeliveryError extends Error {
   readonly statusCode: number;
 
-  constructor(statusCode: number, message: string) {
-    super(message);
+  constructor(
+    readonly code: WebhookErrorCode,
+    /** Replaces the table's message when the situation says more (the path, the field that is wrong). */
+    message?: string,
+  ) {
+    super(message ?? ERRORS[code].message);
     this.name = new.target.name;
-    this.statusCode = statusCode;
+    this.statusCode = ERRORS[code].statusCode;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { WebhookDeliveryError } from './errors.js';
+import { ERRORS } from '../errors/catalogue.js';
+import { WebhookDeliveryError, type WebhookErrorCode } from './errors.js';
 
 /** A refused request: its status and the `error` string of its JSON body. */
 export interface HttpRefusal {
@@ -9,32 +10,32 @@ export interface HttpRefusal {
 
 /**
  * Maps whatever stopped a request (a refused delivery, one of Fastify's body
- * parsing errors) to a status and a message that tells the sender what to fix.
- * Anything unexpected is a 500 whose message reveals nothing.
+ * parsing errors) to a status and a message that tells the sender what to fix,
+ * from the error table. Anything unexpected is a 500 whose message reveals nothing.
  */
 export function toRefusal(error: FastifyError | Error, bodyLimit: number): HttpRefusal {
   if (error instanceof WebhookDeliveryError) return { statusCode: error.statusCode, error: error.message };
   switch ((error as FastifyError).code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return unsupportedMediaType();
+      return refusal('WEBHOOK_UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { statusCode: 400, error: 'The request body is empty: a webhook delivery is a JSON payload.' };
+      return refusal('WEBHOOK_EMPTY_BODY');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { statusCode: 400, error: 'The request body is not valid JSON.' };
+      return refusal('WEBHOOK_MALFORMED_BODY');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { statusCode: 413, error: `The request body is larger than the limit of ${bodyLimit} bytes.` };
+      return refusal('WEBHOOK_BODY_TOO_LARGE', `The request body is larger than the limit of ${bodyLimit} bytes.`);
   }
   const statusCode = (error as FastifyError).statusCode;
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return { statusCode, error: error.message };
-  return { statusCode: 500, error: 'Internal server error.' };
+  return refusal('WEBHOOK_INTERNAL');
 }
 
-export function unsupportedMediaType(): HttpRefusal {
-  return { statusCode: 415, error: 'Unsupported Content-Type: a webhook delivery is JSON, sent as application/json.' };
+function refusal(code: WebhookErrorCode, message: string = ERRORS[code].message): HttpRefusal {
+  return { statusCode: ERRORS[code].statusCode, error: message };
 }
 
 export function notFound(request: FastifyRequest): HttpRefusal {
-  return { statusCode: 404, error: `Not found: ${request.method} ${pathOf(request)}.` };
+  return refusal('WEBHOOK_NOT_FOUND', `Not found: ${request.method} ${pathOf(request)}.`);
 }
 
 /** The path without its query string, which may hold a secret (the Hub allows `?secret=`). */

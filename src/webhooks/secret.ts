@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { ERRORS } from '../errors/catalogue.js';
 import { WebhookSecretError } from './errors.js';
 
 /** The header the Hub sends the webhook's secret in (a plain shared secret, not a signature). */
 export const WEBHOOK_SECRET_HEADER = 'x-webhook-secret';
 
-/** The Hub's own answers (huggingface_hub's WebhooksServer), kept word for word. */
-export const MISSING_SECRET_MESSAGE = 'x-webhook-secret header not set.';
-export const INVALID_SECRET_MESSAGE = 'Invalid webhook secret.';
+/** The Hub's own answers (huggingface_hub's WebhooksServer), word for word: rows of the error table. */
+export const MISSING_SECRET_MESSAGE = ERRORS.WEBHOOK_SECRET_MISSING.message;
+export const INVALID_SECRET_MESSAGE = ERRORS.WEBHOOK_SECRET_INVALID.message;
 
 /**
  * Throws a 401 when `given` is absent and a 403 when it differs from `expected`.
@@ -21,8 +22,8 @@ export function verifyWebhookSecret(given: string | undefined, expected: string)
 export function secretVerifier(expected: string): (given: string | undefined) => void {
   const expectedDigest = digest(expected);
   return (given) => {
-    if (given === undefined) throw new WebhookSecretError(401, MISSING_SECRET_MESSAGE);
-    if (!timingSafeEqual(digest(given), expectedDigest)) throw new WebhookSecretError(403, INVALID_SECRET_MESSAGE);
+    if (given === undefined) throw new WebhookSecretError('WEBHOOK_SECRET_MISSING');
+    if (!timingSafeEqual(digest(given), expectedDigest)) throw new WebhookSecretError('WEBHOOK_SECRET_INVALID');
   };
 }
 

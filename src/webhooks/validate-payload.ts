@@ -10,11 +10,11 @@ let validator: ReturnType<typeof Compile<typeof WebhookPayloadSchema>> | undefin
 /** Returns `value` typed as a Hub payload, or throws a 422 {@link WebhookPayloadError} naming what is wrong. */
 export function validateWebhookPayload(value: unknown): WebhookPayload {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new WebhookPayloadError(422, 'The webhook payload must be a JSON object.');
+    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', 'The webhook payload must be a JSON object.');
   }
   validator ??= Compile(WebhookPayloadSchema);
   if (!validator.Check(value)) {
-    throw new WebhookPayloadError(422, `Invalid webhook payload: ${describeSchemaErrors(validator.Errors(value))}.`);
+    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', `Invalid webhook payload: ${describeSchemaErrors(validator.Errors(value))}.`);
   }
   return value as WebhookPayload;
 }
@@ -25,7 +25,7 @@ export function parseWebhookPayload(text: string): WebhookPayload {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new WebhookPayloadError(400, `The webhook payload is not valid JSON: ${(error as Error).message}`);
+    throw new WebhookPayloadError('WEBHOOK_PAYLOAD_UNREADABLE', `The webhook payload is not valid JSON: ${(error as Error).message}`);
   }
   return validateWebhookPayload(value);
 }

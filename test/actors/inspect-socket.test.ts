@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { createActor } from 'xstate';
 import { inspectionFromEnv } from '../../src/actors/inspect.js';
 import { InspectorSocket } from '../../src/actors/inspect-socket.js';
-import { systemMachine } from '../../src/actors/system-machine.js';
+import { createSystemMachine } from '../../src/actors/system-machine.js';
 import { Bus } from '../../src/bus/bus.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
@@ -37,8 +37,8 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
   const logger = createLogger({ destination: { write: () => undefined } });
   const inspection = inspectionFromEnv({ XSTATE_INSPECT: url }, logger);
   t.ok(inspection);
-  const actor = createActor(systemMachine, {
-    input: {
+  const actor = createActor(
+    createSystemMachine({
       bus: new Bus(),
       config: loadChatConfig({ LLM_API_KEY: 'sk-inspected-secret', EMOTIONS_FILE: '/nonexistent/emotions.json' }),
       clock: fixedClock('2026-11-21T10:00:00.000Z'),
@@ -48,9 +48,9 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
       ledger: new LocalMoodLedger(),
       conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, clock: fixedClock('2026-11-21T10:00:00.000Z') }),
       driftLease: ALWAYS_HELD,
-    },
-    inspect: inspection?.inspect,
-  }).start();
+    }),
+    { inspect: inspection?.inspect },
+  ).start();
   await eventually('a snapshot at the inspector', () => messages.some((m) => m.type === '@xstate.snapshot'));
   actor.stop();
   inspection?.stop();

@@ -44,9 +44,20 @@ t.test('a malformed line in the middle is an error naming the line', async (t) =
 });
 
 t.test('a log without emotions.loaded starts from the defaults', async (t) => {
-  const state = await replayEvents([{ type: 'status.requested', at: '2026-11-21T10:00:00.000Z', correlationId: 'x' }]);
+  const at = '2026-11-21T10:00:00.000Z';
+  const deltas = { joy: 0, sadness: 0, anger: 0, fear: 0, curiosity: 0 };
+  const state = await replayEvents([{ type: 'emotions.drifted', at, deltas }]);
   t.same(state.emotions, DEFAULT_EMOTIONS);
   t.equal(state.avatarShape, 'Circle');
+  t.equal(state.lastUpdated, at, 'dated by the event, not the epoch');
+});
+
+t.test('a log with no event that sets a state is an error, not the defaults dated 1970', async (t) => {
+  await t.rejects(replayEvents([]), { name: 'NothingToReplayError', message: 'the log holds no events' });
+  await t.rejects(replayEvents([{ type: 'status.requested', at: '2026-11-21T10:00:00.000Z', correlationId: 'x' }]), {
+    name: 'NothingToReplayError',
+    message: /none of its 1 events sets a state/,
+  });
 });
 
 t.test('a run with an event log (chat, drift, restart-free) replays to its emotions file, exactly', async (t) => {

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import t from 'tap';
 import type { BusEvent } from '../../src/bus/events.js';
 import { AVATAR_SHAPES, EMOTION_NAMES } from '../../src/emotions/emotions.js';
-import { defaultState, foldEvent } from '../../src/emotions/state.js';
+import { foldEvent } from '../../src/actors/fold-event.js';
+import { defaultState } from '../../src/emotions/state.js';
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 const at = fc.date({ min: new Date('2026-01-01'), max: new Date('2027-01-01'), noInvalidDate: true }).map((d) => d.toISOString());

@@ -1,13 +1,5 @@
 import t from 'tap';
-import { HTTP_ERRORS, HttpError, httpError } from '../../src/http/errors.js';
-
-t.test('every row of the table is a 4xx or 5xx with a message', (t) => {
-  for (const [code, entry] of Object.entries(HTTP_ERRORS)) {
-    t.ok(entry.statusCode >= 400 && entry.statusCode < 600, code);
-    t.ok(entry.message.length > 0, code);
-  }
-  t.end();
-});
+import { HttpError, httpError } from '../../src/http/errors.js';
 
 t.test('the seed rows keep their exact bodies', (t) => {
   t.same(httpError('NO_MESSAGE').body, { error: 'No message provided' });

@@ -18,7 +18,7 @@ t.test('no key: the page is served, the API says missing_llm_key and points to /
     missing_llm_key: true,
     error_page: '/error',
     status: 'missing_api_key',
-    message: 'The language model API key (LLM_API_KEY) is missing.',
+    message: 'The language model API key (LLM_API_KEY) is missing, so chat is unavailable.',
   });
   const page = await service.get('/');
   t.equal(page.status, 200);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
-import type { ChatRejection } from '../../bus/events.js';
-import { HttpError, httpError, type HttpErrorCode } from '../errors.js';
+import { phaseError, REJECTION_ERRORS } from '../../errors/phase-errors.js';
+import { httpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { visitorSession } from '../session.js';
 import type { SessionKey } from '../../bus/events.js';
@@ -20,48 +20,30 @@ export interface ChatRoutesOptions {
   readonly maxMessageLength: number;
 }
 
-/**
- * A body that could not be read as JSON. The parser keeps the problem instead
- * of failing, so that the state check (503) still comes before any input
- * error (400, 415), whatever the body.
- */
-class UnreadableBody {
-  constructor(readonly error: HttpError) {}
-}
-
-const REJECTIONS: Record<ChatRejection, HttpErrorCode> = {
-  initializing: 'NOT_INITIALIZED',
-  missing_llm_key: 'MISSING_LLM_KEY',
-  provider_failed: 'PROVIDER_FAILED',
-  provider_timeout: 'PROVIDER_TIMEOUT',
-  unavailable: 'CHAT_UNAVAILABLE',
-};
-
-/** Throws the 503 of seed 000 unless the system is ready to chat. */
+/** Throws the phase's 503 of seed 000 unless the system is ready to chat. */
 async function assertReady(system: SystemClient): Promise<void> {
   const status = await system.status().catch((cause: unknown) => {
     throw httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
   });
-  if (status.phase === 'initializing') throw httpError('NOT_INITIALIZED');
-  if (status.phase === 'keyMissing') throw httpError('MISSING_LLM_KEY');
-  if (status.phase === 'failed') throw httpError('CHAT_UNAVAILABLE');
+  const code = phaseError(status.phase);
+  if (code !== undefined) throw httpError(code);
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
+  // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
+  // type finds no parser: fastify's 415, mapped by the error handler. The state check needs none of
+  // this: it runs in onRequest, before the body is read.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(?:[\w.-]+\+)?json(?:;|$)/, { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, (error, value) =>
-      done(null, error ? new UnreadableBody(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`)) : value),
+      error ? done(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`, error)) : done(null, value),
     );
   });
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) =>
-    done(null, new UnreadableBody(httpError('UNSUPPORTED_MEDIA_TYPE'))),
-  );
 
   app.post(
     '/api/chat',
@@ -72,11 +54,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         body: { type: 'object', required: ['message'], properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } } },
       },
       attachValidation: true,
-      preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+      // Before the body is read: a system that cannot chat answers 503 whatever the body (seed 000).
+      onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
         // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
         request.session = visitorSession(request, reply);
         await assertReady(system);
-        if (request.body instanceof UnreadableBody) throw request.body.error;
       },
     },
     async (request, reply) => {
@@ -93,7 +75,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         throw httpError('CHAT_UNAVAILABLE', undefined, cause);
       });
       // The system's own words (a provider's detail among them) go to the log, not to the visitor.
-      if (answer.type === 'chat.rejected') throw httpError(REJECTIONS[answer.reason], undefined, answer.error);
+      if (answer.type === 'chat.rejected') throw httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
       return reply.send(chatBody(answer));
     },
   );

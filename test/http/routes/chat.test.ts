@@ -62,6 +62,7 @@ t.test('the state check comes before any input check, whatever the body', async 
     { payload: { message: 'x'.repeat(51) } },
     { body: '{broken', headers: { 'content-type': 'application/json' } },
     { body: 'hello', headers: { 'content-type': 'text/plain' } },
+    { payload: { message: 'x'.repeat(40_000) } },
     {},
   ];
   for (const [phase, status] of [
