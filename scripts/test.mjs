@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Runs tap and ends with the plain `N passed, N failed` line CI reads; tap's own
 // closing line is `# { total: …, pass: … }`, which CI does not understand.
+// The tests run as the JavaScript `pretest` compiled into dist-test/ (scripts/build-tests.mjs),
+// without tap's TypeScript loader; .taprc keeps that loader for `npx tap test/….test.ts`.
 import { spawn } from 'node:child_process';
 
-const child = spawn(process.execPath, ['node_modules/tap/dist/esm/run.mjs', ...process.argv.slice(2)], {
+const COMPILED = ['--plugin=!@tapjs/typescript', '--include=dist-test/test/**/*.test.js'];
+const child = spawn(process.execPath, ['node_modules/tap/dist/esm/run.mjs', ...COMPILED, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, FORCE_COLOR: '0' },
 });

@@ -1,7 +1,7 @@
 import { settings } from '@oclif/core';
 import { runCommand } from '@oclif/test';
-import { join } from 'node:path';
 import t from 'tap';
+import { ROOT } from '../support/built-cli.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -9,7 +9,7 @@ t.afterEach(() => {
 });
 
 t.test("hub machine prints the system machine's definition as JSON", async (t) => {
-  const { stdout, error } = await runCommand(['machine'], { root: join(import.meta.dirname, '..', '..') });
+  const { stdout, error } = await runCommand(['machine'], { root: ROOT });
   t.equal(error, undefined);
   const definition = JSON.parse(stdout) as { id: string; states: Record<string, { states?: Record<string, unknown> }> };
   t.equal(definition.id, 'chatSystem');

@@ -3,13 +3,14 @@ import { runCommand } from '@oclif/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { ROOT } from '../support/built-cli.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
   process.exitCode = undefined;
 });
 
-const root = join(import.meta.dirname, '..', '..');
+const root = ROOT;
 const fixtures = join(root, 'test', 'fixtures', 'event-logs');
 
 t.test('hub replay FILE prints the final state in the emotions.json layout', async (t) => {

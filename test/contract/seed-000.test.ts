@@ -159,7 +159,7 @@ t.test('the page polls /api/avatar every 1 second by default, and redraws the ba
   await page.locator('body[data-ready="true"]').waitFor();
   await page.getByLabel('Your message').fill('hello');
   await page.getByLabel('Your message').press('Enter');
-  await page.locator('.message.bot').waitFor();
+  await page.locator('.message.bot:not(.thinking)').waitFor();
   t.equal(polls, first + 2, 'no poll in between');
   t.same(
     await page.evaluate(`['joy', 'sadness', 'anger', 'fear', 'curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`),

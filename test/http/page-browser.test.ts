@@ -51,7 +51,7 @@ t.test('the page waits for initialization, chats, shows replies as text and move
   };
   await page.getByLabel('Your message').fill('Hello <i>you</i>');
   await page.getByLabel('Your message').press('Enter');
-  await page.locator('.message.bot').waitFor();
+  await page.locator('.message.bot:not(.thinking)').waitFor();
 
   t.equal(await page.locator('.message.bot p').textContent(), 'I feel <b>bold</b> today', 'the reply is literal text');
   t.equal(await page.locator('#conversation b').count(), 0, 'no <b> element was made');

@@ -25,7 +25,7 @@ t.test('with a key for an OpenAI-compatible server, the page chats and the bars 
 
   await page.getByLabel('Your message').fill('I love this wonderful, happy day!');
   await page.getByLabel('Your message').press('Enter');
-  await page.locator('.message.bot').waitFor();
+  await page.locator('.message.bot:not(.thinking)').waitFor();
   t.equal(await page.locator('.message.bot p').textContent(), 'That makes me <em>happy</em> too!');
   t.equal(await page.locator('#conversation em').count(), 0);
   const after = (await page.evaluate(widths)) as string[];
