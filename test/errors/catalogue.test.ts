@@ -2,9 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import t from 'tap';
 import { ERRORS } from '../../src/errors/catalogue.js';
+import { ROOT } from '../support/built-cli.js';
 
 // Walks the table the way fastify's test/internals/errors.test.js walks lib/errors.js.
-const SRC = join(import.meta.dirname, '..', '..', 'src');
+const SRC = join(ROOT, 'src');
 const CATALOGUE = join(SRC, 'errors', 'catalogue.ts');
 
 function sources(dir: string): string[] {

@@ -2,12 +2,12 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 
-/** The repository's folder (ends with a separator): the nearest one above with a package.json, as the
- * tests run both from test/ and compiled from dist-test/test/. */
+/** The repository's folder (ends with a separator): the nearest one above with a package-lock.json, as
+ * the tests run both from test/ and compiled from dist-test/test/ (which links package.json, not the lock). */
 export const ROOT = packageRoot(import.meta.dirname);
 
 function packageRoot(from: string): string {
-  return existsSync(join(from, 'package.json')) || dirname(from) === from ? from + sep : packageRoot(dirname(from));
+  return existsSync(join(from, 'package-lock.json')) || dirname(from) === from ? from + sep : packageRoot(dirname(from));
 }
 
 /** Builds dist/ when src/ is newer (the same check `npm start` makes); `npm test` has built already. */
