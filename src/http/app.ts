@@ -73,15 +73,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   logListening(app, logger);
   installErrorHandling(app);
   installSecurityHeaders(app);
-  await app.register(fastifyCookie);
   await app.register(fastifyStatic, {
     root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
     prefix: '/assets/',
     index: false,
     decorateReply: false,
   });
-  await app.register(pageRoutes, { pages });
-  await app.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
+  // Only the page and the chat carry the session: the cookie parser's hook runs for them alone, not
+  // for every poll of /api/avatar and /health.
+  await app.register(async (session) => {
+    await session.register(fastifyCookie);
+    await session.register(pageRoutes, { pages });
+    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
+  });
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
   return app;

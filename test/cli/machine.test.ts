@@ -1,6 +1,5 @@
 import { settings } from '@oclif/core';
 import { runCommand } from '@oclif/test';
-import { join } from 'node:path';
 import t from 'tap';
 import { createActor, createMachine, type AnyStateMachine, type AnyStateNode } from 'xstate';
 import { createSystemMachine } from '../../src/actors/system-machine.js';
@@ -11,6 +10,7 @@ import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
+import { ROOT } from '../support/built-cli.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -59,7 +59,7 @@ function stateIdsOf(machine: AnyStateMachine): string[] {
 }
 
 t.test('hub machine prints JSON that createMachine accepts and runs, with the real machine\'s states and transitions', async (t) => {
-  const { stdout, error } = await runCommand(['machine'], { root: join(import.meta.dirname, '..', '..') });
+  const { stdout, error } = await runCommand(['machine'], { root: ROOT });
   t.equal(error, undefined);
   const json = JSON.parse(stdout) as { id: string; states: Record<string, { description?: string }> };
   t.equal(json.id, 'chatSystem');

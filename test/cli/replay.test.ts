@@ -12,13 +12,14 @@ import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../support/eventually.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
+import { ROOT } from '../support/built-cli.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
   process.exitCode = undefined;
 });
 
-const root = join(import.meta.dirname, '..', '..');
+const root = ROOT;
 const fixtures = join(root, 'test', 'fixtures', 'event-logs');
 const loaded = JSON.stringify({
   type: 'emotions.loaded',

@@ -52,7 +52,7 @@ t.test('emotion-hub/chat is the chat service; emotion-hub is everything, chat ma
   for (const name of ['startChatService', 'runChatService', 'loadChatConfig', 'buildApp']) t.ok(chat.exports.includes(name), `chat exports ${name}`);
   t.notOk(chat.exports.includes('WebhooksServer'));
   const all = await importEntry(t, 'emotion-hub');
-  for (const name of ['startChatService', 'WebhooksServer', 'listWebhooks', 'systemMachine']) t.ok(all.exports.includes(name), `the entry exports ${name}`);
+  for (const name of ['startChatService', 'WebhooksServer', 'listWebhooks', 'createSystemMachine']) t.ok(all.exports.includes(name), `the entry exports ${name}`);
   // The control that shows the recording sees these packages when they are loaded.
   for (const name of CHAT_MACHINERY) t.ok(all.packages.has(name), `emotion-hub loads ${name}`);
 });

@@ -1,7 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository's folder (ends with a separator): the nearest one above with a package.json, as the
+ * tests run both from test/ and compiled from dist-test/test/. */
+export const ROOT = packageRoot(import.meta.dirname);
+
+function packageRoot(from: string): string {
+  return existsSync(join(from, 'package.json')) || dirname(from) === from ? from + sep : packageRoot(dirname(from));
+}
 
 /** Builds dist/ when src/ is newer (the same check `npm start` makes); `npm test` has built already. */
 export function ensureBuilt(): void {

@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Test } from 'tap';
+import { ROOT } from './built-cli.js';
 import { eventually } from './eventually.js';
 
 // `hub serve` as a user runs it: the built binary in its own process (npm test builds first).
-const BIN = new URL('../../bin/run.js', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin', 'run.js');
 
 export interface Run {
   readonly pid: number | undefined;
