@@ -108,10 +108,11 @@ export const ChatRepliedSchema = Event('chat.replied', {
 export type ChatReplied = Readonly<Static<typeof ChatRepliedSchema>>;
 
 /**
- * Why a chat request got no reply: the system's phase, the provider failing or timing out, or the
- * mood ledger refusing the change (`unavailable`).
+ * Why a chat request got no reply: the system's phase (`initializing`, `missing_llm_key`,
+ * `system_failed`), the provider failing or timing out, or the mood ledger or the conversation
+ * store refusing (`unavailable`).
  */
-export const ChatRejectionSchema = Type.Enum(['initializing', 'missing_llm_key', 'provider_failed', 'provider_timeout', 'unavailable']);
+export const ChatRejectionSchema = Type.Enum(['initializing', 'missing_llm_key', 'system_failed', 'provider_failed', 'provider_timeout', 'unavailable']);
 export type ChatRejection = Static<typeof ChatRejectionSchema>;
 
 export const ChatRejectedSchema = Event('chat.rejected', {

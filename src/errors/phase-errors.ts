@@ -25,6 +25,7 @@ export type PhaseErrorCode = 'NOT_INITIALIZED' | 'MISSING_LLM_KEY' | 'SYSTEM_FAI
 export const REJECTION_ERRORS: Readonly<Record<ChatRejection, ErrorCode>> = {
   initializing: 'NOT_INITIALIZED',
   missing_llm_key: 'MISSING_LLM_KEY',
+  system_failed: 'SYSTEM_FAILED',
   provider_failed: 'PROVIDER_FAILED',
   provider_timeout: 'PROVIDER_TIMEOUT',
   unavailable: 'CHAT_UNAVAILABLE',
@@ -33,7 +34,7 @@ export const REJECTION_ERRORS: Readonly<Record<ChatRejection, ErrorCode>> = {
 const PHASE_REASONS: Readonly<Record<Exclude<SystemPhase, 'ready'>, ChatRejection>> = {
   initializing: 'initializing',
   keyMissing: 'missing_llm_key',
-  failed: 'unavailable',
+  failed: 'system_failed',
 };
 
 /** The `chat.rejected` fields for a chat asked outside `ready`: the phase's reason and its error's words. */

@@ -108,7 +108,7 @@ t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing w
   t.match(fatal[0], { component: 'primaryProvider', msg: /primaryProvider.*HTTP 401.*Incorrect API key/ });
   t.notMatch(JSON.stringify(logs), /sk-test-primary/, 'the key never reaches the log');
   t.match(ofType(events, 'system.phase.changed'), [{ phase: 'failed', component: 'primaryProvider', reason: /401/ }]);
-  t.match(await chat(bus, 'hi'), { reason: 'unavailable' });
+  t.match(await chat(bus, 'hi'), { reason: 'system_failed' });
   t.throws(() => readFileSync(file), { code: 'ENOENT' });
 });
 

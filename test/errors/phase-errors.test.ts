@@ -17,7 +17,7 @@ t.test("a phase's rejection on the bus reads back as the same error, in the same
     t.equal(REJECTION_ERRORS[rejection.reason], phaseError(phase), phase);
     t.equal(rejection.error, ERRORS[phaseError(phase)!].message, phase);
   }
-  t.same(phaseRejection('failed'), { reason: 'unavailable', error: ERRORS.SYSTEM_FAILED.message });
+  t.same(phaseRejection('failed'), { reason: 'system_failed', error: ERRORS.SYSTEM_FAILED.message });
   t.equal(ERRORS[REJECTION_ERRORS.unavailable].statusCode, 503);
   t.end();
 });

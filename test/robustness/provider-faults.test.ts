@@ -90,6 +90,6 @@ for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
     const saved = parseEmotionsFile(file, readFileSync(file, 'utf8'));
     t.same(saved.emotions, DEFAULT_EMOTIONS, 'the file holds the state as it was: the failed message changed nothing');
     t.same(ofType(events, 'emotions.changed'), []);
-    t.match(await chat(bus, 'hello again?'), { type: 'chat.rejected', reason: 'unavailable' }, 'no chat after the failure');
+    t.match(await chat(bus, 'hello again?'), { type: 'chat.rejected', reason: 'system_failed' }, 'no chat after the failure');
   });
 }

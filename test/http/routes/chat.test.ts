@@ -175,6 +175,7 @@ t.test('rejections from the system map to their status and body', async (t) => {
     { reason: 'missing_llm_key', statusCode: 503, body: { status: 'missing_llm_key', is_initialized: false } },
     { reason: 'provider_failed', statusCode: 502, body: { status: 'error' } },
     { reason: 'provider_timeout', statusCode: 504, body: { status: 'error', error: /took too long.*changed nothing/ } },
+    { reason: 'system_failed', statusCode: 503, body: { status: 'error', is_initialized: false, error: /failed and is shutting down/ } },
     { reason: 'unavailable', statusCode: 503, body: { status: 'error', is_initialized: false } },
   ] as const;
   for (const { reason, statusCode, body } of cases) {
