@@ -4,6 +4,7 @@ import t from 'tap';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
+import { eventually } from '../support/eventually.js';
 import { mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // ON_MODEL_FAILURE=exit (the default, seed 000) with other visitors' chats in flight: every one of
@@ -24,25 +25,22 @@ function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number }
   };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!condition()) throw new Error('condition never held');
-}
+const IN_FLIGHT = 100;
 
 t.test('one chat fails: every chat in flight gets a JSON 502, the state is flushed unchanged, then exit 1', async (t) => {
   const held = heldProvider();
   const provider = await startFakeProvider(t, held.behaviour);
   const service = await startRealService(t, { LLM_API_KEY: 'sk-test-exit', LLM_BASE_URL: provider.baseURL, DRIFT_INTERVAL_MS: '86400000' });
   await service.settled();
-  const inFlight = Array.from({ length: 5 }, (_, i) => service.chat({ message: `visitor ${i} says hello` }));
-  await until(() => held.waiting() === 5);
+  const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} says hello` }));
+  await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
   const failed = await service.chat({ message: 'fail: the model breaks on this one' });
   const others = await Promise.all(inFlight);
   t.equal(failed.status, 502);
   t.match(failed.body, { error: /language model failed/, status: 'error' });
   t.same(
     others.map((answer) => answer.status),
-    [502, 502, 502, 502, 502],
+    Array.from({ length: IN_FLIGHT }, () => 502),
     'each chat in flight got its JSON answer, no connection reset',
   );
   t.ok(others.every((answer) => typeof answer.body.error === 'string'));
@@ -66,7 +64,7 @@ t.test('a provider timeout: that chat answers 504, the others in flight 502 or 5
   });
   await service.settled();
   const first = service.chat({ message: 'the first one times out' });
-  await until(() => held.waiting() === 1);
+  await eventually('the chat waiting for the model', () => held.waiting() === 1);
   const later = Array.from({ length: 3 }, (_, i) => service.chat({ message: `then visitor ${i}` }));
   const answers = [await first, ...(await Promise.all(later))];
   t.equal(answers[0]?.status, 504);
@@ -88,7 +86,7 @@ t.test('a reply that arrives after the failure changes nothing', async (t) => {
   const service = await startRealService(t, { LLM_API_KEY: 'sk-test-exit', LLM_BASE_URL: provider.baseURL, DRIFT_INTERVAL_MS: '86400000' });
   await service.settled();
   const slow = service.chat({ message: 'I love this so much' });
-  await until(() => provider.prompts.length === 1);
+  await eventually('the prompt at the provider', () => provider.prompts.length === 1);
   t.equal((await service.chat({ message: 'fail now' })).status, 502);
   release();
   t.equal((await slow).status, 502);
