@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { ROOT } from '../support/built-cli.js';
+
+// The emotion model is pure (DESIGN): no bus, no actors, no clock, randomness or I/O of its own.
+// Its files may import one another, the types of a mood change, the schema builder and the lexicon.
+const FOLDER = join(ROOT, 'src', 'emotions');
+const ALLOWED = [/^\.\/[\w-]+\.js$/, /^\.\.\/mood\/mood-ledger\.js$/, /^typebox$/, /^sentiment$/];
+
+t.test('src/emotions imports nothing from the bus, the actors, the runtime or node', (t) => {
+  const files = readdirSync(FOLDER).filter((name) => name.endsWith('.ts'));
+  t.ok(files.length >= 5, `the model's files are there (${files.join(', ')})`);
+  for (const file of files) {
+    const text = readFileSync(join(FOLDER, file), 'utf8');
+    const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((match) => match[1]!);
+    for (const specifier of specifiers) {
+      t.ok(ALLOWED.some((allowed) => allowed.test(specifier)), `${file} imports ${specifier}`);
+    }
+  }
+  t.end();
+});
+
+t.test('the mood change it folds is a type only: the model loads no module of the ledger', (t) => {
+  const state = readFileSync(join(FOLDER, 'state.ts'), 'utf8');
+  t.match(state, /^import type \{ MoodChange \} from '\.\.\/mood\/mood-ledger\.js';$/m);
+  t.end();
+});
