@@ -23,6 +23,13 @@ interface PendingRequest {
   readonly reject: (error: Error) => void;
 }
 
+/** A request being published: a reply that comes during its publish lands here, with no pending entry. */
+interface InlineRequest {
+  readonly correlationId: string;
+  readonly types: readonly EventType[];
+  reply: BusEvent | undefined;
+}
+
 export interface BusOptions {
   readonly clock?: Clock;
 }
@@ -50,6 +57,8 @@ export class Bus {
   /** The last stamp, kept while the clock stays in the same millisecond: formatting a date shows in the round trip. */
   private lastStampMs = Number.NaN;
   private lastStamp = '';
+  /** The request whose publish is under way, if any; a nested request saves and restores it. */
+  private answering: InlineRequest | undefined;
   private delivering = false;
   private closed = false;
 
@@ -97,9 +106,11 @@ export class Bus {
    * BusTimeoutError. This is the HTTP layer's hot path, so nothing in it is
    * per request but the table entry: replies are matched through one
    * long-lived subscription per reply type, correlation ids are a counter,
-   * and deadlines share one timer. The entry is registered before
-   * publishing, since replies may come synchronously (then no deadline is
-   * needed at all), and removed on reply or on timeout.
+   * and deadlines share one timer. A reply that comes during the request's
+   * own publish (every status request) is taken from a slot: no table entry,
+   * no deadline, no promise executor. Otherwise the entry is registered
+   * after publishing, which is safe because delivery is synchronous, and
+   * removed on reply or on timeout.
    */
   request<R extends EventType>(
     input: RequestInput,
@@ -110,11 +121,21 @@ export class Bus {
     const correlationId = input.correlationId ?? `${this.idPrefix}${(this.sequence += 1).toString(36)}`;
     const types: readonly EventType[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
     for (const type of types) this.watchReplies(type);
+    const outer = this.answering;
+    const answering: InlineRequest = { correlationId, types, reply: undefined };
+    this.answering = answering;
+    try {
+      this.publish({ ...input, correlationId, at: input.at ?? this.stamp() } as EventInput);
+    } finally {
+      this.answering = outer;
+    }
+    if (answering.reply !== undefined) return Promise.resolve(answering.reply as EventOf<R>);
+    // Not answered during its own publish (or published while another event was being delivered, so
+    // queued): nothing can have answered it since, so the entry and its deadline are registered now.
     const reply = new Promise<EventOf<R>>((resolve, reject) => {
       this.pending.set(correlationId, { requestType: input.type, types, timeoutMs, resolve: resolve as (event: BusEvent) => void, reject });
     });
-    this.publish({ ...input, correlationId, at: input.at ?? this.stamp() } as EventInput);
-    if (this.pending.has(correlationId)) this.deadlines.add(correlationId, timeoutMs);
+    this.deadlines.add(correlationId, timeoutMs);
     return reply;
   }
 
@@ -158,6 +179,11 @@ export class Bus {
     this.watched.add(type);
     this.on(type).subscribe((event) => {
       const correlationId = (event as { correlationId?: string }).correlationId;
+      const answering = this.answering;
+      if (answering !== undefined && answering.correlationId === correlationId && answering.reply === undefined && answering.types.includes(type)) {
+        answering.reply = event;
+        return;
+      }
       const request = correlationId === undefined ? undefined : this.pending.get(correlationId);
       if (request === undefined || !request.types.includes(type)) return;
       this.pending.delete(correlationId!);

@@ -38,21 +38,38 @@ function handlerHeaders(raw: IncomingHttpHeaders): Record<string, string> {
   return headers;
 }
 
-/** The headers and the logger are made at their first use: most handlers read neither. */
+/**
+ * The headers and the logger are made at their first use: most handlers read neither. A class, so that
+ * the two lazy getters live once on its prototype: an object literal with getters made two closures and
+ * an accessor pair per delivery, which kept the young generation's collections busy under load.
+ */
+class DeliveryContext implements WebhookContext {
+  readonly name: string;
+  readonly webhookId: string | undefined;
+  readonly event: WebhookEventName;
+  readonly receivedAt: Date;
+  readonly #input: ContextInput;
+  #headers: Record<string, string> | undefined;
+  #log: Logger | undefined;
+
+  constructor(input: ContextInput) {
+    const webhookId = input.headers['webhook-id'];
+    this.name = input.name;
+    this.webhookId = Array.isArray(webhookId) ? webhookId.join(', ') : webhookId;
+    this.event = eventName(input.payload);
+    this.receivedAt = input.receivedAt;
+    this.#input = input;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return (this.#headers ??= handlerHeaders(this.#input.headers));
+  }
+
+  get log(): Logger {
+    return (this.#log ??= this.#input.log());
+  }
+}
+
 export function buildContext(input: ContextInput): WebhookContext {
-  const webhookId = input.headers['webhook-id'];
-  let headers: Record<string, string> | undefined;
-  let log: Logger | undefined;
-  return {
-    name: input.name,
-    webhookId: Array.isArray(webhookId) ? webhookId.join(', ') : webhookId,
-    event: eventName(input.payload),
-    receivedAt: input.receivedAt,
-    get headers() {
-      return (headers ??= handlerHeaders(input.headers));
-    },
-    get log() {
-      return (log ??= input.log());
-    },
-  };
+  return new DeliveryContext(input);
 }

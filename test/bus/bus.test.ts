@@ -174,3 +174,31 @@ t.test('a closed bus refuses to publish and rejects requests', async (t) => {
   t.throws(() => bus.publish({ type: 'emotions.drifted', deltas: emotions }), BusClosedError);
   await t.rejects(bus.request({ type: 'status.requested' }, 'status.reported', 1000), BusClosedError);
 });
+
+t.test('a request made while another event is delivered waits in the table and gets its later reply', async (t) => {
+  const bus = new Bus();
+  bus.on('status.requested').subscribe((request) => bus.publish(readyStatus(request.correlationId, request.at)));
+  let inner: Promise<unknown> | undefined;
+  let pendingDuringDelivery = -1;
+  // The chat request's subscriber asks for the status: that request is queued behind the chat request,
+  // so its reply cannot come during its own publish, and a second reply in the outer publish must not settle it twice.
+  bus.on('chat.requested').subscribe((request) => {
+    inner = bus.request({ type: 'status.requested' }, 'status.reported', 1000);
+    pendingDuringDelivery = bus.pendingRequests;
+    bus.publish({ type: 'chat.rejected', correlationId: request.correlationId, reason: 'initializing', error: 'not yet' });
+  });
+  const outer = await bus.request({ type: 'chat.requested', session: 'visitor-a', message: 'hi' }, ['chat.replied', 'chat.rejected'], 1000);
+  t.equal(outer.type, 'chat.rejected', 'the outer request got its own reply');
+  t.equal(pendingDuringDelivery, 1, 'the queued inner request was in the table');
+  t.match(await inner, { type: 'status.reported', phase: 'ready' });
+  t.equal(bus.pendingRequests, 0);
+});
+
+t.test('a reply during the request\'s own publish arms no deadline', async (t) => {
+  const bus = new Bus();
+  bus.on('status.requested').subscribe((request) => bus.publish(readyStatus(request.correlationId, request.at)));
+  await bus.request({ type: 'status.requested' }, 'status.reported', 1000);
+  const deadlines = (bus as unknown as { deadlines: { held: number } }).deadlines;
+  t.equal(deadlines.held, 0);
+  t.equal(bus.pendingRequests, 0);
+});

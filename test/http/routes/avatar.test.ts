@@ -21,6 +21,26 @@ t.test('ready: shape, rounded emotions and sentiment, is_initialized, ISO last_u
   t.equal(new Date(response.json().last_updated).toISOString(), response.json().last_updated);
 });
 
+t.test('successive polls follow the state: the same body while it holds, the new one once it changes', async (t) => {
+  const { app, system } = await harness(t);
+  const first = await app.inject('/api/avatar');
+  t.equal((await app.inject('/api/avatar')).body, first.body, 'unchanged state, same bytes');
+  system.emotions = { joy: 0.1, sadness: 0.9, anger: 0.2, fear: 0.3, curiosity: 0.4 };
+  system.avatarShape = 'Square';
+  system.sentiment = { sentiment: 'negative', positive: 0.1, negative: 0.9 };
+  system.lastUpdated = '2026-11-21T10:00:01.000Z';
+  const changed = await app.inject('/api/avatar');
+  t.match(changed.headers['content-type'], /^application\/json; charset=utf-8$/);
+  t.same(changed.json(), {
+    avatar_shape: 'Square',
+    emotions: { joy: 0.1, sadness: 0.9, anger: 0.2, fear: 0.3, curiosity: 0.4 },
+    sentiment: { sentiment: 'negative', positive: 0.1, negative: 0.9 },
+    is_initialized: true,
+    last_updated: '2026-11-21T10:00:01.000Z',
+    status: 'ready',
+  });
+});
+
 t.test('while not ready it is still 200, saying the phase, so the page can keep polling', async (t) => {
   const { app, system } = await harness(t);
   for (const [phase, status] of [
