@@ -106,10 +106,11 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()
-  // open past the grace: once its last response is out, it is idle, and closed.
-  app.addHook('onResponse', (_request, _reply, done) => {
-    if (exiting) setImmediate(() => app.server.closeIdleConnections());
-    done();
+  // open past the grace: once the exit has begun, each response closes its own connection. (Closing
+  // the server's idle connections from here reset other visitors' sockets whose answers were due.)
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (exiting) reply.header('connection', 'close');
+    done(null, payload);
   });
   // The system calls this when it must end the process (a failed start, a
   // provider failure during a chat), once it has answered every chat in flight
