@@ -127,9 +127,10 @@ t.test('the page polls /api/avatar every 1 second by default, and redraws the ba
   const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
   const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   const context = await launchChromium(t);
-  // Paused virtual time in the page: only runFor moves it.
+  // Paused virtual time in the page: only runFor moves it. The clock runs in real time between
+  // install and pause, so the pause lies well ahead (no page is open yet for it to fire timers in).
   await context.clock.install({ time: 0 });
-  await context.clock.pauseAt(1);
+  await context.clock.pauseAt(60_000);
   const page = await context.newPage();
   let polls = 0;
   page.on('request', (request) => {
