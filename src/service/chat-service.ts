@@ -106,8 +106,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()
-  // open past the grace: once the exit has begun, each response closes its own connection. (Closing
-  // the server's idle connections from here reset other visitors' sockets whose answers were due.)
+  // open past the grace: once the exit has begun, each response closes its own connection, and
+  // only its own (closing the server's idle connections can cut a socket whose answer is due).
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (exiting) reply.header('connection', 'close');
     done(null, payload);
