@@ -5,6 +5,15 @@ export const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'] as
 
 export type EmotionName = (typeof EMOTION_NAMES)[number];
 
+/**
+ * One number per emotion, `value(name)` called in the order of {@link EMOTION_NAMES}. Spelled out
+ * as a literal rather than built with `Object.fromEntries`: every such object then has the same
+ * hidden class, which the bus, the prompt and the response serializers read on every chat.
+ */
+export function emotionRecord(value: (name: EmotionName) => number): Record<EmotionName, number> {
+  return { joy: value('joy'), sadness: value('sadness'), anger: value('anger'), fear: value('fear'), curiosity: value('curiosity') };
+}
+
 const Level = Type.Number({ minimum: 0, maximum: 1 });
 
 /** The emotions, each in 0..1 (JSON schema of {@link Emotions}). */

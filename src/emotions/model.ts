@@ -1,4 +1,4 @@
-import { EMOTION_NAMES, type EmotionDeltas, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
+import { emotionRecord, type EmotionDeltas, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
 
 /** The state a fresh service starts from: mildly content and curious, joy and curiosity in the middle. */
 export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 };
@@ -27,7 +27,7 @@ export function clamp01(value: number): number {
 }
 
 function mapEmotions(f: (name: EmotionName, value: number) => number, emotions: Emotions): Emotions {
-  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, clamp01(f(name, emotions[name]))])) as Emotions;
+  return emotionRecord((name) => clamp01(f(name, emotions[name])));
 }
 
 /** The 3 percent decay of one interaction. */
@@ -62,7 +62,7 @@ export function applyDrift(emotions: Emotions, deltas: EmotionDeltas): Emotions 
 
 /** Draws one drift tick's deltas, each uniform in ±DRIFT_AMPLITUDE, from the injected source. */
 export function driftDeltas(random: () => number): EmotionDeltas {
-  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, (random() * 2 - 1) * DRIFT_AMPLITUDE])) as EmotionDeltas;
+  return emotionRecord(() => (random() * 2 - 1) * DRIFT_AMPLITUDE);
 }
 
 /** Responses show 2 decimals; stored values keep full precision. */

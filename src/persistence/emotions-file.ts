@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { AVATAR_SHAPES, EMOTION_NAMES, SENTIMENT_LABELS, type Sentiment } from '../emotions/emotions.js';
+import { AVATAR_SHAPES, SENTIMENT_LABELS, emotionRecord, type Sentiment } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
 
 /** The file layout's version; a reader refuses any other. */
@@ -77,7 +77,7 @@ function validate(value: unknown): EmotionState {
     throw new Error('"avatar.lastUpdated" must be an ISO 8601 time');
   }
   return {
-    emotions: Object.fromEntries(EMOTION_NAMES.map((name) => [name, unit(emotions[name], `"emotions.${name}"`)])) as EmotionState['emotions'],
+    emotions: emotionRecord((name) => unit(emotions[name], `"emotions.${name}"`)),
     avatarShape: oneOf(avatar.shape, AVATAR_SHAPES, '"avatar.shape"'),
     sentiment: {
       sentiment: oneOf(sentiment.sentiment, SENTIMENT_LABELS, '"avatar.sentiment.sentiment"'),

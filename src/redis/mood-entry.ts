@@ -1,4 +1,4 @@
-import { EMOTION_NAMES, SENTIMENT_LABELS, type EmotionDeltas, type Sentiment } from '../emotions/emotions.js';
+import { EMOTION_NAMES, SENTIMENT_LABELS, emotionRecord, type EmotionDeltas, type Sentiment } from '../emotions/emotions.js';
 import type { MoodChange } from '../mood/mood-ledger.js';
 
 /** Where a replica is in the stream: the last entry it applied and that entry's number. */
@@ -41,7 +41,7 @@ function sentimentOf(value: unknown): Sentiment | undefined {
 
 function deltasOf(value: unknown): EmotionDeltas | undefined {
   if (!isRecord(value) || !EMOTION_NAMES.every((name) => isNumber(value[name]))) return undefined;
-  return Object.fromEntries(EMOTION_NAMES.map((name) => [name, value[name]])) as EmotionDeltas;
+  return emotionRecord((name) => value[name] as number);
 }
 
 function changeOf(value: unknown): MoodChange | undefined {
