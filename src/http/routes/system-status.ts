@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Clock } from '../../runtime/clock.js';
+import { isoStamps, type Clock } from '../../runtime/clock.js';
 import { httpError } from '../errors.js';
 import { availabilityBody, isInitializedBody, statusBody, statusOf, unreachableSystemBody } from '../present.js';
 import { healthResponse, statusResponse } from '../response-schemas.js';
@@ -15,7 +15,8 @@ const NO_ANSWER = 'The system does not answer.';
 /** The read-only endpoints about the system's state: health, availability, initialization, status. */
 export const systemStatusRoutes: FastifyPluginAsync<SystemStatusRoutesOptions> = async (app, { system, clock }) => {
   // Health is the process, not the system: it never asks the bus, so it answers even when the system is stuck.
-  app.get('/health', { schema: { response: healthResponse } }, async () => ({ status: 'healthy', timestamp: clock.now().toISOString() }));
+  const stamp = isoStamps(clock);
+  app.get('/health', { schema: { response: healthResponse } }, async () => ({ status: 'healthy', timestamp: stamp() }));
 
   app.get('/api/availability', async (_request, reply) => {
     const phase = await system.status().then(
