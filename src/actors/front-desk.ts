@@ -34,7 +34,16 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
   );
   subscription.add(
     bus.on('status.requested').subscribe(({ correlationId }) => {
-      bus.publish({ type: 'status.reported', correlationId, phase, ...state });
+      // Spelled out rather than spread: every poll and every chat goes through here.
+      bus.publish({
+        type: 'status.reported',
+        correlationId,
+        phase,
+        emotions: state.emotions,
+        avatarShape: state.avatarShape,
+        sentiment: state.sentiment,
+        lastUpdated: state.lastUpdated,
+      });
     }),
   );
   subscription.add(
