@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKey } from '../bus/events.js';
 
@@ -18,7 +18,8 @@ export function newSessionId(): string {
  * between the browser and this module, so no log line or event can hand it out.
  */
 export function sessionKey(sessionId: string): SessionKey {
-  return createHash('sha256').update(sessionId).digest('hex');
+  // The one-shot hash: no Hash object per chat.
+  return hash('sha256', sessionId, 'hex');
 }
 
 /**
