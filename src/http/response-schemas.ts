@@ -1,5 +1,5 @@
 /**
- * JSON schemas of the success bodies the page polls. Fastify compiles them
+ * JSON schemas of the success bodies the page polls and the chat's. Fastify compiles them
  * into serializers (fast-json-stringify), several times faster than
  * JSON.stringify on these hot routes, and they pin the fields that go out:
  * nothing the schema does not name reaches a client.
@@ -55,6 +55,19 @@ export const statusResponse = {
       emotions,
       avatar_shape: avatarShape,
       missing_llm_key: { type: 'boolean' },
+    },
+  },
+} as const;
+
+export const chatResponse = {
+  200: {
+    type: 'object',
+    required: ['response', 'avatar_shape', 'emotions', 'is_initialized'],
+    properties: {
+      response: { type: 'string' },
+      avatar_shape: avatarShape,
+      emotions,
+      is_initialized: { type: 'boolean' },
     },
   },
 } as const;

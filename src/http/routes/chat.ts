@@ -4,6 +4,7 @@ import { BusTimeoutError } from '../../bus/errors.js';
 import { phaseError, REJECTION_ERRORS } from '../../errors/phase-errors.js';
 import { httpError } from '../errors.js';
 import { chatBody } from '../present.js';
+import { chatResponse } from '../response-schemas.js';
 import { visitorSession } from '../session.js';
 import type { SessionKey } from '../../bus/events.js';
 
@@ -52,6 +53,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         // `\S`: an empty or blank message is no message. Types are not coerced (see app.ts): 5 is not "5".
         // Plain JSON schema rather than typebox's builder, which would load before the server can listen.
         body: { type: 'object', required: ['message'], properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } } },
+        response: chatResponse,
       },
       attachValidation: true,
       // Before the body is read: a system that cannot chat answers 503 whatever the body (seed 000).
