@@ -4,6 +4,7 @@ import type { Bus } from '../bus/bus.js';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
+import { CallSignals } from '../providers/call-signals.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
 import type { ConversationStore, ConversationTurn } from '../sessions/conversation-store.js';
@@ -57,9 +58,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     maxRetries: input.maxRetries,
     fetch: input.fetch,
   });
-  // One controller per call, aborted together on stop: a single shared signal would collect one
-  // listener per call in flight, and EventTarget's duplicate check makes adding them quadratic.
-  const inFlight = new Set<AbortController>();
+  // Calls in flight are aborted together on stop.
+  const signals = new CallSignals();
   const exchanges = new Map<string, Exchange>();
 
   async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
@@ -71,15 +71,14 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
       return;
     }
-    const abort = new AbortController();
-    inFlight.add(abort);
+    const call = signals.acquire();
     try {
       const completion = await client.chat.completions.create(
         {
           model: provider.model,
           messages: [{ role: 'system', content: systemPrompt(emotions) }, ...history, { role: 'user', content: exchange.message }],
         },
-        { signal: abort.signal },
+        { signal: call.signal },
       );
       // A provider that answers 200 with something else than a completion must be named as such, not as a TypeError.
       if (!Array.isArray((completion as { choices?: unknown }).choices)) {
@@ -88,13 +87,13 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       const response = completion.choices[0]?.message?.content?.trim() ?? '';
       if (response === '') throw new UnusableReplyError(`model ${provider.model} returned an empty reply`);
       exchange.response = response;
-      if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
+      if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
       exchanges.delete(correlationId);
       const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
-      if (!abort.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut: isProviderTimeout(error) });
+      if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut: isProviderTimeout(error) });
     } finally {
-      inFlight.delete(abort);
+      signals.release(call);
     }
   }
 
@@ -119,7 +118,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   );
   subscription.add(bus.on('chat.rejected').subscribe(({ correlationId }) => exchanges.delete(correlationId)));
   return () => {
-    for (const abort of inFlight) abort.abort();
+    signals.abortAll();
     subscription.unsubscribe();
   };
 });
