@@ -4,7 +4,7 @@ import type { Bus } from '../bus/bus.js';
 import type { ModelFailurePolicy } from '../config/chat-config.js';
 import type { Emotions, Sentiment } from '../emotions/emotions.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
-import type { Clock } from '../runtime/clock.js';
+import { isoStamps, type Clock } from '../runtime/clock.js';
 
 export interface ChatInput {
   readonly bus: Bus;
@@ -43,6 +43,7 @@ const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: s
  */
 export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, ledger, clock, onModelFailure } }) => {
   const pending = new Map<string, Pending>();
+  const stamp = isoStamps(clock);
   const subscription = new Subscription();
   const reject = (correlationId: string, reason: 'provider_failed' | 'provider_timeout' | 'unavailable', error: string): void => {
     if (pending.delete(correlationId)) bus.publish({ type: 'chat.rejected', correlationId, reason, error });
@@ -60,7 +61,7 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
       const chat = pending.get(correlationId);
       if (!chat?.sentiment) return;
       chat.response = response;
-      ledger.append({ kind: 'chat', correlationId, sentiment: chat.sentiment, at: clock.now().toISOString() }).catch((error: unknown) => {
+      ledger.append({ kind: 'chat', correlationId, sentiment: chat.sentiment, at: stamp() }).catch((error: unknown) => {
         const cause = error instanceof Error ? error.message : String(error);
         reject(correlationId, 'unavailable', `The mood could not be recorded (${cause}); nothing changed. Please try again.`);
       });

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Clock } from '../runtime/clock.js';
+import { epochMs, type Clock } from '../runtime/clock.js';
 import { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from './conversation-store.js';
 
 export interface MemoryConversationStoreOptions {
@@ -30,7 +30,7 @@ export class MemoryConversationStore implements ConversationStore {
       ttl: options.idleMs,
       updateAgeOnGet: true,
       // lru-cache reads this clock for the TTL; the default (performance.now) cannot be driven by a test.
-      perf: { now: () => options.clock.now().getTime() },
+      perf: { now: () => epochMs(options.clock) },
       // 0: read that clock at every check, rather than caching it behind a 1 ms timer.
       ttlResolution: 0,
     });
