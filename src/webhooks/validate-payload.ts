@@ -15,7 +15,10 @@ function payloadValidator(): ValidateFunction<WebhookPayload> {
     const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
     // Every problem, not only the first; `verbose` puts the schema beside each, so that a nullable
     // field's message can say "or null". No coercion, no default: the payload is returned as it came.
-    validator = new Ajv({ allErrors: true, verbose: true }).compile<WebhookPayload>(WebhookPayloadSchema);
+    // `validateSchema: false`: checking our fixed schema against the meta-schema would compile that
+    // too, doubling the first delivery's wait; its types (JSONSchemaType) and Ajv's strict mode,
+    // which refuses unknown keywords, check it already.
+    validator = new Ajv({ allErrors: true, verbose: true, validateSchema: false }).compile<WebhookPayload>(WebhookPayloadSchema);
   }
   return validator;
 }
