@@ -120,8 +120,10 @@ t.test('schema error messages: odd keys, Ajv spellings, unknown keywords', (t) =
       { keyword: 'minimum', instancePath: '/n', params: {}, message: 'must be >= 1' },
       { keyword: 'type', instancePath: '/u', params: { type: 'integer' }, message: 'must be integer', parentSchema: { type: 'integer', nullable: true } },
       { keyword: 'enum', instancePath: '', params: { allowedValues: 'z' }, message: 'must be equal' },
+      { keyword: 'const', instancePath: '/webhook/version', params: { allowedValue: 3 }, message: 'must be equal to constant' },
     ]),
-    'payload["a/b"][0]["x-y"] is required; payload.n must be >= 1; payload.u must be integer or null; payload must be one of "z"',
+    'payload["a/b"][0]["x-y"] is required; payload.n must be >= 1; payload.u must be integer or null; payload must be one of "z"; ' +
+      'payload.webhook.version must be 3',
   );
   t.equal(describeSchemaErrors([{ keyword: 'type', instancePath: '/a~0', params: { type: 'string' }, message: 'must be string' }], 'body'), 'body["a~"] must be string');
   t.end();
