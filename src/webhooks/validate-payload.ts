@@ -1,22 +1,38 @@
-import { Compile } from 'typebox/compile';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv';
 import { WebhookPayloadError } from './errors.js';
 import type { WebhookPayload } from './payload.js';
 import { WebhookPayloadSchema } from './payload-schema.js';
 import { describeSchemaErrors } from './validation-message.js';
 
-// Compiled at the first delivery, not at import: the schema compiles to code, which takes a while.
-let validator: ReturnType<typeof Compile<typeof WebhookPayloadSchema>> | undefined;
+// Ajv is loaded and the schema compiled at the first delivery, not at import, so that
+// `import 'emotion-hub/webhooks'` stays light (Ajv is some 70 modules; the receiving server's
+// Fastify has loaded them by then anyway). `require`, since validation is synchronous and Ajv is CommonJS.
+let validator: ValidateFunction<WebhookPayload> | undefined;
+
+function payloadValidator(): ValidateFunction<WebhookPayload> {
+  if (validator === undefined) {
+    const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+    // Every problem, not only the first; `verbose` puts the schema beside each, so that a nullable
+    // field's message can say "or null". No coercion, no default: the payload is returned as it came.
+    // `validateSchema: false`: checking our fixed schema against the meta-schema would compile that
+    // too, doubling the first delivery's wait; its types (JSONSchemaType) and Ajv's strict mode,
+    // which refuses unknown keywords, check it already.
+    validator = new Ajv({ allErrors: true, verbose: true, validateSchema: false }).compile<WebhookPayload>(WebhookPayloadSchema);
+  }
+  return validator;
+}
 
 /** Returns `value` typed as a Hub payload, or throws a 422 {@link WebhookPayloadError} naming what is wrong. */
 export function validateWebhookPayload(value: unknown): WebhookPayload {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', 'The webhook payload must be a JSON object.');
   }
-  validator ??= Compile(WebhookPayloadSchema);
-  if (!validator.Check(value)) {
-    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', `Invalid webhook payload: ${describeSchemaErrors(validator.Errors(value))}.`);
+  const validate = payloadValidator();
+  if (!validate(value)) {
+    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', `Invalid webhook payload: ${describeSchemaErrors(validate.errors ?? [])}.`);
   }
-  return value as WebhookPayload;
+  return value;
 }
 
 /** Parses JSON text (400 when malformed) and validates it as a Hub payload (422). */
