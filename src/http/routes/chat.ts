@@ -6,7 +6,7 @@ import { httpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';
 import { visitorSession } from '../session.js';
-import type { SessionKey } from '../../bus/events.js';
+import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,9 +23,13 @@ export interface ChatRoutesOptions {
 
 /** Throws the phase's 503 of seed 000 unless the system is ready to chat. */
 async function assertReady(system: SystemClient): Promise<void> {
-  const status = await system.status().catch((cause: unknown) => {
+  // try/await rather than .catch(): no derived promise and no extra tick on every chat.
+  let status: StatusReported;
+  try {
+    status = await system.status();
+  } catch (cause) {
     throw httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
-  });
+  }
   const code = phaseError(status.phase);
   if (code !== undefined) throw httpError(code);
 }
@@ -72,10 +76,12 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
           ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`)
           : httpError('NO_MESSAGE');
       }
-      const answer = await system.chat((request.body as { message: string }).message, request.session).catch((cause: unknown) => {
-        if (cause instanceof BusTimeoutError) throw httpError('CHAT_TIMEOUT', undefined, cause);
-        throw httpError('CHAT_UNAVAILABLE', undefined, cause);
-      });
+      let answer: ChatReplied | ChatRejected;
+      try {
+        answer = await system.chat((request.body as { message: string }).message, request.session);
+      } catch (cause) {
+        throw httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', undefined, cause);
+      }
       // The system's own words (a provider's detail among them) go to the log, not to the visitor.
       if (answer.type === 'chat.rejected') throw httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
       return reply.send(chatBody(answer));
