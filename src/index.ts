@@ -31,6 +31,7 @@ export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
 export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
 export { foldEvent } from './actors/fold-event.js';
+export { systemPrompt } from './actors/dialogue-actor.js';
 export {
   EMOTIONS_FILE_VERSION,
   EmotionsFileError,

@@ -1,17 +1,18 @@
 // The baseline a user would write instead of the actor system: one Fastify route that scores the
 // message's sentiment, moves the emotions with the same pure functions, and asks the same `openai`
 // client (same retries and timeout), against the same in-process stand-in provider, for a reply with
-// the emotions in the system prompt and the last 10 exchanges. No bus, no actors, no persistence.
+// the emotions in the system prompt (the product's own prompt, so that both send the same bytes) and
+// the last 10 exchanges. No bus, no actors, no persistence.
 import Fastify from 'fastify';
 import OpenAI from 'openai';
 import {
   DEFAULT_EMOTIONS,
-  EMOTION_NAMES,
   SECURITY_HEADERS,
   analyzeSentiment,
   chooseShape,
   processMessage,
   roundEmotions,
+  systemPrompt,
   type AvatarShape,
   type Emotions,
 } from 'emotion-hub';
@@ -25,11 +26,6 @@ let emotions: Emotions = DEFAULT_EMOTIONS;
 let shape: AvatarShape = 'Circle';
 const history: Message[] = [];
 
-function systemPrompt(current: Emotions): string {
-  const rounded = roundEmotions(current);
-  const feelings = EMOTION_NAMES.map((name) => `${name} ${rounded[name].toFixed(2)}`).join(', ');
-  return `You are the voice of a small avatar with feelings. Your current emotions, each from 0 to 1: ${feelings}. Answer briefly and kindly.`;
-}
 
 const app = Fastify({ logger: false });
 app.post('/chat', async (request, reply) => {
