@@ -37,6 +37,25 @@ t.test('publish stamps `at` from the injected clock and keeps a given one', (t) 
   t.end();
 });
 
+t.test('the object published is the event delivered, stamped in place; without followers, all() costs nothing', (t) => {
+  const bus = new Bus({ clock: fixedClock('2026-11-21T10:00:00.000Z') });
+  const seen: BusEvent[] = [];
+  bus.on('emotions.drifted').subscribe((event) => seen.push(event));
+  const input = { type: 'emotions.drifted', deltas: emotions } as const;
+  const published = bus.publish(input);
+  t.equal(published, input, 'publish returns the object it was given');
+  t.equal(seen[0], input, 'subscribers get that same object');
+  t.equal(published.at, '2026-11-21T10:00:00.000Z', 'with its time added');
+  const all: BusEvent[] = [];
+  const following = bus.all().subscribe((event) => all.push(event));
+  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  following.unsubscribe();
+  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  t.equal(all.length, 1, 'all() sees the events published while it is followed, and only those');
+  t.equal(seen.length, 3, 'the typed stream sees every one');
+  t.end();
+});
+
 t.test('on(type) sees only that type, typed', (t) => {
   const bus = new Bus();
   const loaded: string[] = [];

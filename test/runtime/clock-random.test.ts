@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fixedClock, systemClock } from '../../src/runtime/clock.js';
+import { epochMs, fixedClock, isoStamps, systemClock, type Clock } from '../../src/runtime/clock.js';
 import { seededRandom, systemRandom } from '../../src/runtime/random.js';
 
 t.test('fixedClock stands still until moved', (t) => {
@@ -10,6 +10,24 @@ t.test('fixedClock stands still until moved', (t) => {
   clock.set('2027-01-01T00:00:00.000Z');
   t.equal(clock.now().toISOString(), '2027-01-01T00:00:00.000Z');
   t.ok(Math.abs(systemClock.now().getTime() - Date.now()) < 1000);
+  t.end();
+});
+
+t.test('isoStamps follows its clock, and formats a millisecond once', (t) => {
+  const clock = fixedClock('2026-11-21T00:00:00.000Z');
+  let reads = 0;
+  const counted: Clock = { now: () => ((reads += 1), clock.now()) };
+  const stamp = isoStamps(counted);
+  t.equal(stamp(), '2026-11-21T00:00:00.000Z');
+  const first = stamp();
+  t.equal(stamp(), first, 'the same millisecond gives the same string');
+  clock.advance(1);
+  t.equal(stamp(), '2026-11-21T00:00:00.001Z', 'a new millisecond, a new stamp');
+  t.equal(reads, 4, 'the clock is read at every stamp: nothing is cached past its millisecond');
+  t.equal(epochMs(clock), Date.parse('2026-11-21T00:00:00.001Z'));
+  const system = isoStamps(systemClock)();
+  t.ok(Math.abs(Date.parse(system) - Date.now()) < 1000, 'the system clock stamps the time now');
+  t.ok(Math.abs(epochMs(systemClock) - Date.now()) < 1000);
   t.end();
 });
 
