@@ -6,6 +6,7 @@ export { BusClosedError, BusTimeoutError } from './bus/errors.js';
 export { EventLog, type EventLogOptions } from './bus/event-log.js';
 export { EventLogLineError, readEventLog, type ReadEventLogOptions } from './bus/event-log-reader.js';
 export * from './emotions/emotions.js';
+export * from './emotions/schemas.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';

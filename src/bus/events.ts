@@ -11,7 +11,7 @@
  * how the actors talk to one another, and what a replay folds over.
  */
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { AvatarShapeSchema, EmotionDeltasSchema, EmotionsSchema, SentimentSchema } from '../emotions/emotions.js';
+import { AvatarShapeSchema, EmotionDeltasSchema, EmotionsSchema, SentimentSchema } from '../emotions/schemas.js';
 
 export type { EmotionDeltas } from '../emotions/emotions.js';
 

@@ -1,4 +1,7 @@
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+// Type-only: the schemas (typebox's builder, some 370 modules) load only where events are validated,
+// not on the way to `hub serve`'s first answer; the types below are still derived from them.
+import type { AvatarShapeSchema, EmotionDeltasSchema, EmotionsSchema, SentimentSchema } from './schemas.js';
 
 /** The five emotions of the avatar, in the order the page draws their bars. */
 export const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'] as const;
@@ -14,38 +17,18 @@ export function emotionRecord(value: (name: EmotionName) => number): Record<Emot
   return { joy: value('joy'), sadness: value('sadness'), anger: value('anger'), fear: value('fear'), curiosity: value('curiosity') };
 }
 
-const Level = Type.Number({ minimum: 0, maximum: 1 });
-
-/** The emotions, each in 0..1 (JSON schema of {@link Emotions}). */
-export const EmotionsSchema = Type.Object({ joy: Level, sadness: Level, anger: Level, fear: Level, curiosity: Level });
-
 /** Each value lies in 0..1; stored unrounded, rounded to 2 decimals only in responses. */
 export type Emotions = Readonly<Static<typeof EmotionsSchema>>;
 
 /** Circle: default or neutral; Triangle: high energy or active; Square: stable or grounded. */
 export const AVATAR_SHAPES = ['Circle', 'Triangle', 'Square'] as const;
-export const AvatarShapeSchema = Type.Enum(AVATAR_SHAPES);
 export type AvatarShape = Static<typeof AvatarShapeSchema>;
 
 export const SENTIMENT_LABELS = ['positive', 'negative', 'neutral'] as const;
 export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 
-/** JSON schema of {@link Sentiment}. */
-export const SentimentSchema = Type.Object({
-  sentiment: Type.Enum(SENTIMENT_LABELS),
-  /** Strength of the message's positive words, 0..1 (0: none; saturates towards 1). */
-  positive: Level,
-  /** Strength of the message's negative words, 0..1 (0: none; saturates towards 1). */
-  negative: Level,
-});
-
 /** The sentiment of the last analysed user message, as `GET /api/avatar` reports it. */
 export type Sentiment = Readonly<Static<typeof SentimentSchema>>;
-
-const Delta = Type.Number();
-
-/** JSON schema of {@link EmotionDeltas}: every emotion's change is there. */
-export const EmotionDeltasSchema = Type.Object({ joy: Delta, sadness: Delta, anger: Delta, fear: Delta, curiosity: Delta });
 
 /** Signed changes applied to each emotion by one drift tick. */
 export type EmotionDeltas = Readonly<Static<typeof EmotionDeltasSchema>>;

@@ -57,6 +57,15 @@ t.test('emotion-hub/webhooks validates a payload with Ajv, still loading no type
   t.notOk(packages.has('typebox'), 'typebox is not loaded');
 });
 
+t.test('what hub serve loads before it listens holds none of the chat machinery, nor typebox', async (t) => {
+  // The composition root: it listens, then imports the actor system (src/service/chat-service.ts).
+  const { packages, exports } = await importEntry(t, './dist/service/chat-service.js');
+  t.ok(exports.includes('startChatService'));
+  t.ok(packages.has('fastify'), 'the server itself is loaded');
+  // The bus is there (its Subject, from RxJS's own module); the actors and what they use are not.
+  for (const name of ['xstate', 'openai', 'sentiment', 'typebox']) t.notOk(packages.has(name), `${name} is not loaded`);
+});
+
 t.test('emotion-hub/chat is the chat service; emotion-hub is everything, chat machinery included', async (t) => {
   const chat = await importEntry(t, 'emotion-hub/chat');
   for (const name of ['startChatService', 'runChatService', 'loadChatConfig', 'buildApp']) t.ok(chat.exports.includes(name), `chat exports ${name}`);
