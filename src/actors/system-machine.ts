@@ -2,7 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import { assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ComponentName, SystemPhase } from '../bus/events.js';
-import type { ChatConfig } from '../config/chat-config.js';
+import type { ChatConfig, ProviderConfig } from '../config/chat-config.js';
 import type { DriftLease } from '../mood/drift-lease.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
@@ -98,6 +98,25 @@ export function createSystemMachine(services: SystemServices) {
   const flushState = fromPromise<unknown>(() =>
     services.bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 5000),
   );
+  /**
+   * The state that checks one provider's key (the primary's, or the secondary's when it is another
+   * provider). The provider is read when the state runs: `hub machine` builds the machine without services.
+   */
+  const validatingKey = (component: 'primaryProvider' | 'secondaryProvider', provider: () => ProviderConfig, models: () => readonly string[]) => ({
+    description: "Lists the provider's models with the key, within LLM_TIMEOUT_MS; 429 counts as valid.",
+    invoke: {
+      src: 'validateKey' as const,
+      input: () => ({ provider: provider(), models: models(), timeoutMs: services.config.providerTimeoutMs, logger: services.logger, fetch: services.fetch }),
+      onDone: {
+        target: 'valid',
+        actions: { type: 'componentReady' as const, params: ({ event }: { event: { output: string } }) => ({ component, detail: event.output }) },
+      },
+      onError: {
+        target: '#chatSystem.failed',
+        actions: { type: 'recordFailure' as const, params: ({ event }: { event: { error: unknown } }) => ({ component, error: event.error }) },
+      },
+    },
+  });
   return setup({
     types: {
       context: {} as SystemContext,
@@ -251,33 +270,7 @@ export function createSystemMachine(services: SystemServices) {
                     // A missing key on either side is the key-missing phase: no provider is called at all.
                     always: [{ guard: 'anyKeyMissing', target: 'missing' }, { target: 'validating' }],
                   },
-                  validating: {
-                    description: "Lists the provider's models with the key, within LLM_TIMEOUT_MS; 429 counts as valid.",
-                    invoke: {
-                      src: 'validateKey',
-                      input: () => ({
-                        provider: services.config.primary,
-                        models: primaryModels(services.config),
-                        timeoutMs: services.config.providerTimeoutMs,
-                        logger: services.logger,
-                        fetch: services.fetch,
-                      }),
-                      onDone: {
-                        target: 'valid',
-                        actions: {
-                          type: 'componentReady',
-                          params: ({ event }) => ({ component: 'primaryProvider' as const, detail: event.output }),
-                        },
-                      },
-                      onError: {
-                        target: '#chatSystem.failed',
-                        actions: {
-                          type: 'recordFailure',
-                          params: ({ event }) => ({ component: 'primaryProvider' as const, error: event.error }),
-                        },
-                      },
-                    },
-                  },
+                  validating: validatingKey('primaryProvider', () => services.config.primary, () => primaryModels(services.config)),
                   valid: { description: 'The key works.', type: 'final' },
                   missing: { description: 'A key is absent: the system goes to keyMissing.', type: 'final' },
                 },
@@ -301,33 +294,7 @@ export function createSystemMachine(services: SystemServices) {
                       { target: 'validating' },
                     ],
                   },
-                  validating: {
-                    description: "Lists the provider's models with the key, within LLM_TIMEOUT_MS; 429 counts as valid.",
-                    invoke: {
-                      src: 'validateKey',
-                      input: () => ({
-                        provider: services.config.secondary,
-                        models: [services.config.secondary.model],
-                        timeoutMs: services.config.providerTimeoutMs,
-                        logger: services.logger,
-                        fetch: services.fetch,
-                      }),
-                      onDone: {
-                        target: 'valid',
-                        actions: {
-                          type: 'componentReady',
-                          params: ({ event }) => ({ component: 'secondaryProvider' as const, detail: event.output }),
-                        },
-                      },
-                      onError: {
-                        target: '#chatSystem.failed',
-                        actions: {
-                          type: 'recordFailure',
-                          params: ({ event }) => ({ component: 'secondaryProvider' as const, error: event.error }),
-                        },
-                      },
-                    },
-                  },
+                  validating: validatingKey('secondaryProvider', () => services.config.secondary, () => [services.config.secondary.model]),
                   valid: { description: 'The key works.', type: 'final' },
                   sharedWithPrimary: { description: 'Same provider as the primary: one validation serves both.', type: 'final' },
                   missing: { description: 'A key is absent: the system goes to keyMissing.', type: 'final' },
