@@ -126,25 +126,23 @@ export type ChatRejected = Readonly<Static<typeof ChatRejectedSchema>>;
 export const StatusRequestedSchema = Event('status.requested', { correlationId });
 export type StatusRequested = Readonly<Static<typeof StatusRequestedSchema>>;
 
-/** Everything the read-only endpoints show, answered in every phase. */
-export const StatusReportedSchema = Event('status.reported', {
-  correlationId,
-  phase: SystemPhaseSchema,
+/** The fields of the emotion state (`EmotionState`), as the status report and the loaded state carry them. */
+const EmotionStateFields = {
   emotions: EmotionsSchema,
   avatarShape: AvatarShapeSchema,
   sentiment: SentimentSchema,
   /** ISO 8601 time the avatar state last changed. */
   lastUpdated: Iso8601,
-});
+};
+
+/** Everything the read-only endpoints show, answered in every phase. */
+export const StatusReportedSchema = Event('status.reported', { correlationId, phase: SystemPhaseSchema, ...EmotionStateFields });
 export type StatusReported = Readonly<Static<typeof StatusReportedSchema>>;
 
 // ── emotions, sentiment, avatar ─────────────────────────────────────────────
 /** The state the run starts from: a replay begins here. */
 export const EmotionsLoadedSchema = Event('emotions.loaded', {
-  emotions: EmotionsSchema,
-  avatarShape: AvatarShapeSchema,
-  sentiment: SentimentSchema,
-  lastUpdated: Iso8601,
+  ...EmotionStateFields,
   /** `shared`: the snapshot and stream of replicas on Redis. */
   source: Type.Enum(['file', 'defaults', 'shared']),
 });
