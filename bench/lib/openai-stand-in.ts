@@ -1,19 +1,27 @@
 /**
- * An OpenAI-compatible provider that answers at once, in the service's own
- * process (given to the openai client as its `fetch`), so the chat benchmark
- * measures the service, not a model or a network hop.
+ * An OpenAI-compatible provider that answers at once. By default it lives in the service's own
+ * process (given to the openai client as its `fetch`), so the chat benchmark measures the service,
+ * not a model or a network hop. With `BENCH_PROVIDER_URL` set, both chat servers talk instead to
+ * the same answers served over loopback HTTP by another process (bench/servers/openai-provider.ts),
+ * through the global fetch, as a deployment talks to its provider.
  */
-export function openAIStandIn(): typeof fetch {
-  const json = (body: unknown): Response =>
-    new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-  return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.pathname.endsWith('/models')) {
-      return json({ object: 'list', data: [{ id: 'bench-model', object: 'model', created: 0, owned_by: 'bench' }] });
-    }
-    if (url.pathname.endsWith('/chat/completions')) {
-      const request = JSON.parse(String(init?.body ?? '{}')) as { model?: string; messages?: unknown[] };
-      return json({
+
+/** One answer of the stand-in: its status and JSON body. */
+interface StandInAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** What the stand-in answers to a request for `pathname` with that request body. */
+export function standInAnswer(pathname: string, requestBody: string | undefined): StandInAnswer {
+  if (pathname.endsWith('/models')) {
+    return { status: 200, body: { object: 'list', data: [{ id: 'bench-model', object: 'model', created: 0, owned_by: 'bench' }] } };
+  }
+  if (pathname.endsWith('/chat/completions')) {
+    const request = JSON.parse(requestBody ?? '{}') as { model?: string; messages?: unknown[] };
+    return {
+      status: 200,
+      body: {
         id: 'chatcmpl-bench',
         object: 'chat.completion',
         created: 0,
@@ -26,8 +34,22 @@ export function openAIStandIn(): typeof fetch {
           },
         ],
         usage: { prompt_tokens: 10, completion_tokens: 8, total_tokens: 18 },
-      });
-    }
-    return new Response(JSON.stringify({ error: { message: 'not found' } }), { status: 404 });
+      },
+    };
+  }
+  return { status: 404, body: { error: { message: 'not found' } } };
+}
+
+export function openAIStandIn(): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const { status, body } = standInAnswer(url.pathname, init?.body === undefined || init.body === null ? undefined : String(init.body));
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
+}
+
+/** Where a bench server's openai client sends its calls: the stand-in process named by `BENCH_PROVIDER_URL`, or the in-process one. */
+export function standInProvider(): { readonly baseURL: string; readonly fetch?: typeof fetch } {
+  const url = process.env.BENCH_PROVIDER_URL;
+  return url === undefined || url === '' ? { baseURL: 'http://llm.bench.invalid/v1', fetch: openAIStandIn() } : { baseURL: `${url}/v1` };
 }

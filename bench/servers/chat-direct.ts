@@ -1,6 +1,6 @@
 // The baseline a user would write instead of the actor system: one Fastify route that scores the
 // message's sentiment, moves the emotions with the same pure functions, and asks the same `openai`
-// client (same retries and timeout), against the same in-process stand-in provider, for a reply with
+// client (same retries and timeout), against the same stand-in provider, for a reply with
 // the emotions in the system prompt (the product's own prompt, so that both send the same bytes) and
 // the last 10 exchanges. No bus, no actors, no persistence.
 import Fastify from 'fastify';
@@ -17,11 +17,12 @@ import {
   type Emotions,
 } from 'emotion-hub';
 import { reportListening } from '../lib/child.js';
-import { openAIStandIn } from '../lib/openai-stand-in.js';
+import { standInProvider } from '../lib/openai-stand-in.js';
 
 type Message = { role: 'user' | 'assistant'; content: string };
 
-const client = new OpenAI({ apiKey: 'sk-bench', baseURL: 'http://llm.bench.invalid/v1', timeout: 30_000, maxRetries: 2, fetch: openAIStandIn() });
+const { baseURL, fetch } = standInProvider();
+const client = new OpenAI({ apiKey: 'sk-bench', baseURL, timeout: 30_000, maxRetries: 2, fetch });
 let emotions: Emotions = DEFAULT_EMOTIONS;
 let shape: AvatarShape = 'Circle';
 const history: Message[] = [];

@@ -1,4 +1,4 @@
-// The chat service as `hub serve` runs it (debug logging off), its provider an instant in-process stand-in.
+// The chat service as `hub serve` runs it (debug logging off), its provider the stand-in (in-process, or BENCH_PROVIDER_URL).
 // BENCH_REDIS_URL (and BENCH_REDIS_PREFIX) make it one replica on that Redis, as REDIS_URL does.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,11 +7,12 @@ import pino from 'pino';
 // The built package, as it ships, by its own name.
 import { createChatSystem, createLogger, loadChatConfig, startChatService, type ChatSystem } from 'emotion-hub';
 import { memoryAfterGc, reportListening } from '../lib/child.js';
-import { openAIStandIn } from '../lib/openai-stand-in.js';
+import { standInProvider } from '../lib/openai-stand-in.js';
 
+const provider = standInProvider();
 const config = loadChatConfig({
   LLM_API_KEY: 'sk-bench',
-  LLM_BASE_URL: 'http://llm.bench.invalid/v1',
+  LLM_BASE_URL: provider.baseURL,
   // The model the stand-in offers: startup checks that the configured one is in its list.
   LLM_MODEL: 'bench-model',
   PORT: '0',
@@ -25,7 +26,7 @@ let system: ChatSystem | undefined;
 const service = await startChatService({
   config,
   logger,
-  createSystem: (deps) => (system = createChatSystem({ ...deps, fetch: openAIStandIn() })),
+  createSystem: (deps) => (system = createChatSystem({ ...deps, fetch: provider.fetch })),
 });
 const phase = await system?.settled();
 if (phase !== 'ready') throw new Error(`the chat system did not get ready: ${String(phase)}`);
