@@ -31,7 +31,14 @@ const IN_FLIGHT = 100;
 t.test('one chat fails: every chat in flight gets a JSON 502, the state is flushed unchanged, then exit 1', async (t) => {
   const held = heldProvider();
   const provider = await startFakeProvider(t, held.behaviour);
-  const service = await startRealService(t, { LLM_API_KEY: 'sk-test-exit', LLM_BASE_URL: provider.baseURL, DRIFT_INTERVAL_MS: '86400000' });
+  const service = await startRealService(t, {
+    LLM_API_KEY: 'sk-test-exit',
+    LLM_BASE_URL: provider.baseURL,
+    // The held chats end with the failure, never by timing out: with the tests' 1 s, a loaded machine
+    // took longer to get all of them to the model, and the first one answered 504.
+    LLM_TIMEOUT_MS: '20000',
+    DRIFT_INTERVAL_MS: '86400000',
+  });
   await service.settled();
   const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} says hello` }));
   await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
@@ -84,7 +91,8 @@ t.test('a reply that arrives after the failure changes nothing', async (t) => {
     if (body?.messages.at(-1)?.content.startsWith('fail')) return json(500, { error: { message: 'broken' } });
     return new Promise((resolve) => (release = () => resolve(json(200, completion('late but fine')))));
   });
-  const service = await startRealService(t, { LLM_API_KEY: 'sk-test-exit', LLM_BASE_URL: provider.baseURL, DRIFT_INTERVAL_MS: '86400000' });
+  // The slow chat must still be waiting when the failure comes, however loaded the machine.
+  const service = await startRealService(t, { LLM_API_KEY: 'sk-test-exit', LLM_BASE_URL: provider.baseURL, LLM_TIMEOUT_MS: '20000', DRIFT_INTERVAL_MS: '86400000' });
   await service.settled();
   const slow = service.chat({ message: 'I love this so much' });
   await eventually('the prompt at the provider', () => provider.prompts.length === 1);
