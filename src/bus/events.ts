@@ -72,20 +72,19 @@ export type ComponentFailed = Readonly<Static<typeof ComponentFailedSchema>>;
 export const SessionKeySchema = Type.String();
 export type SessionKey = Static<typeof SessionKeySchema>;
 
-export const ChatRequestedSchema = Event('chat.requested', {
+/** A visitor's message on its way in: requested by the HTTP layer, then accepted by the system. */
+const ChatMessageFields = {
   correlationId,
   message: Type.String(),
   /** Whose conversation the message belongs to. */
   session: SessionKeySchema,
-});
+};
+
+export const ChatRequestedSchema = Event('chat.requested', ChatMessageFields);
 export type ChatRequested = Readonly<Static<typeof ChatRequestedSchema>>;
 
 /** A chat request the system accepted in the ready phase: what the actors work on. */
-export const ChatAcceptedSchema = Event('chat.accepted', {
-  correlationId,
-  message: Type.String(),
-  session: SessionKeySchema,
-});
+export const ChatAcceptedSchema = Event('chat.accepted', ChatMessageFields);
 export type ChatAccepted = Readonly<Static<typeof ChatAcceptedSchema>>;
 
 /**
