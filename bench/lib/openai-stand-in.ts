@@ -12,13 +12,13 @@ interface StandInAnswer {
   readonly body: unknown;
 }
 
-/** What the stand-in answers to a request for `pathname` with that request body. */
-export function standInAnswer(pathname: string, requestBody: string | undefined): StandInAnswer {
+/** What the stand-in answers to a request for `pathname` with that request body ('' for none). */
+export function standInAnswer(pathname: string, requestBody: string): StandInAnswer {
   if (pathname.endsWith('/models')) {
     return { status: 200, body: { object: 'list', data: [{ id: 'bench-model', object: 'model', created: 0, owned_by: 'bench' }] } };
   }
   if (pathname.endsWith('/chat/completions')) {
-    const request = JSON.parse(requestBody ?? '{}') as { model?: string; messages?: unknown[] };
+    const request = JSON.parse(requestBody || '{}') as { model?: string; messages?: unknown[] };
     return {
       status: 200,
       body: {
@@ -43,7 +43,7 @@ export function standInAnswer(pathname: string, requestBody: string | undefined)
 export function openAIStandIn(): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const { status, body } = standInAnswer(url.pathname, init?.body === undefined || init.body === null ? undefined : String(init.body));
+    const { status, body } = standInAnswer(url.pathname, String(init?.body ?? ''));
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
 }

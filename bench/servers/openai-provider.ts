@@ -10,7 +10,7 @@ const server = createServer((request, response) => {
   request.setEncoding('utf8');
   request.on('data', (chunk: string) => (body += chunk));
   request.on('end', () => {
-    const answer = standInAnswer(new URL(request.url ?? '/', 'http://stand-in').pathname, body === '' ? undefined : body);
+    const answer = standInAnswer(new URL(request.url ?? '/', 'http://stand-in').pathname, body);
     const text = JSON.stringify(answer.body);
     response.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   });
