@@ -10,14 +10,23 @@ export interface CliRuntime {
   readonly terminal: Terminal;
 }
 
+// A module variable, never a static property: oclif writes a command's static properties into
+// oclif.manifest.json, which would ship the build's whole environment (tokens included).
+let runtime: CliRuntime = { env: process.env, terminal: processTerminal };
+
+/** Swaps the runtime (tests run commands in-process); returns the one it replaced. */
+export function setCliRuntime(next: CliRuntime): CliRuntime {
+  const previous = runtime;
+  runtime = next;
+  return previous;
+}
+
 /** Shared by the `hub webhooks` commands: --json, the runtime, and error reporting. */
 export abstract class CliCommand extends Command {
   static override enableJsonFlag = true;
 
-  static runtime: CliRuntime = { env: process.env, terminal: processTerminal };
-
   protected get runtime(): CliRuntime {
-    return CliCommand.runtime;
+    return runtime;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { settings, type Command, type Config } from '@oclif/core';
 import { captureOutput } from '@oclif/test';
-import { CliCommand, type CliRuntime } from '../../src/cli/cli-command.js';
+import { type CliRuntime, setCliRuntime } from '../../src/cli/cli-command.js';
 import type { Terminal } from '../../src/cli/terminal.js';
 import { ROOT } from './built-cli.js';
 import { TOKEN } from './hub-fixtures.js';
@@ -38,14 +38,13 @@ export interface CommandRun {
  * says otherwise, so the developer's own token and HF_ENDPOINT are never read.
  */
 export async function runWebhooksCommand(command: (new (argv: string[], config: Config) => Command) & { run: typeof Command.run }, argv: string[], runtime: Partial<CliRuntime> = {}): Promise<CommandRun> {
-  const saved = CliCommand.runtime;
-  CliCommand.runtime = { env: { HF_TOKEN: TOKEN, HOME: '/nonexistent-home' }, terminal: noTerminal, ...runtime };
+  const saved = setCliRuntime({ env: { HF_TOKEN: TOKEN, HOME: '/nonexistent-home' }, terminal: noTerminal, ...runtime });
   try {
     const { error, stdout, stderr } = await captureOutput(() => command.run(argv, ROOT));
     const exitCode = error === undefined ? 0 : typeof error.oclif?.exit === 'number' ? error.oclif.exit : -1;
     if (exitCode === -1) throw error;
     return { exitCode, stdout, stderr };
   } finally {
-    CliCommand.runtime = saved;
+    setCliRuntime(saved);
   }
 }
