@@ -17,7 +17,12 @@ const chats = Number(process.env.BENCH_CHATS ?? 100_000);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const rows: BenchRow[] = [];
 /** One chat request of the load, without its URL. */
-const chatPost = { method: 'POST' as const, body: JSON.stringify({ message: 'What a wonderful, curious day it is!' }), headers: { 'content-type': 'application/json' }, durationSeconds: seconds };
+const chatPost = {
+  method: 'POST' as const,
+  body: JSON.stringify({ message: 'What a wonderful, curious day it is!' }),
+  headers: { 'content-type': 'application/json' },
+  durationSeconds: seconds,
+};
 
 /** One server under one load: its figures and the CPU time it spent per request. */
 interface Measured {
@@ -65,7 +70,9 @@ async function compare(
     met: (target === undefined || median.ratio >= target) && failures === 0,
   });
   const cpuRatios = measured.map((round) => (round.base.cpuUsPerRequest / round.product.cpuUsPerRequest).toFixed(2));
-  console.error(`${scenario}: throughput ratios ${measured.map((round) => round.ratio.toFixed(2)).join(', ')}; CPU cost ratios ${cpuRatios.join(', ')}`);
+  console.error(
+    `${scenario}: throughput ratios ${measured.map((round) => round.ratio.toFixed(2)).join(', ')}; CPU cost ratios ${cpuRatios.join(', ')}`,
+  );
 }
 
 /** The session cookie the page hands a new visitor (`name=value`). */
@@ -80,7 +87,12 @@ async function sessionCookie(url: string): Promise<string> {
 /** The product's chat route against the baseline's, as one visitor (the baseline keeps one conversation too). */
 async function compareChats(scenario: string, target: number | undefined, chat: ServerProcess, direct: ServerProcess): Promise<void> {
   const visitor = { ...chatPost, headers: { ...chatPost.headers, cookie: await sessionCookie(chat.url) } };
-  await compare(scenario, target, [chat, { ...visitor, url: `${chat.url}/api/chat` }], [direct, { ...chatPost, url: `${direct.url}/chat` }]);
+  await compare(
+    scenario,
+    target,
+    [chat, { ...visitor, url: `${chat.url}/api/chat` }],
+    [direct, { ...chatPost, url: `${direct.url}/chat` }],
+  );
 }
 
 async function httpScenarios(baseline: ServerProcess): Promise<void> {
@@ -95,7 +107,14 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     await compareChats('POST /api/chat vs the same route without actors', 0.9, chat, direct);
     // Only the product wrote: its 1 s warm-up and its measured rounds of sustained chats.
     const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / (rounds * seconds + 1);
-    rows.push({ scenario: 'emotions file writes under chat load', product: `${perSecond.toFixed(1)} writes/s`, baseline: '-', ratio: perSecond / 10, target: '≤ 10 writes/s', met: perSecond <= 10 });
+    rows.push({
+      scenario: 'emotions file writes under chat load',
+      product: `${perSecond.toFixed(1)} writes/s`,
+      baseline: '-',
+      ratio: perSecond / 10,
+      target: '≤ 10 writes/s',
+      met: perSecond <= 10,
+    });
 
     // Every chat of this run is a new visitor (no cookie): the conversation store stays bounded by MAX_SESSIONS.
     const before = await chat.stats();
@@ -141,7 +160,12 @@ async function webhookScenario(baseline: ServerProcess): Promise<void> {
     const body = hubPayloadOfSize(2048);
     const headers = { 'content-type': 'application/json', 'x-webhook-secret': 'bench-secret', 'webhook-id': '65a14fd933eca76f4639fc84' };
     const options = { method: 'POST' as const, body, headers, durationSeconds: seconds };
-    await compare('POST /webhooks/<name> (2 KB, secret) vs bare POST', 0.7, [webhooks, { ...options, url: `${webhooks.url}/webhooks/model_updated` }], [baseline, { ...options, url: `${baseline.url}/echo` }]);
+    await compare(
+      'POST /webhooks/<name> (2 KB, secret) vs bare POST',
+      0.7,
+      [webhooks, { ...options, url: `${webhooks.url}/webhooks/model_updated` }],
+      [baseline, { ...options, url: `${baseline.url}/echo` }],
+    );
   } finally {
     await webhooks.stop();
   }
@@ -184,10 +208,22 @@ async function replicaScenario(): Promise<void> {
       ['POST /api/chat', chatPost, '/api/chat'],
       ['GET /api/avatar', get, '/api/avatar'],
     ] as const) {
-      await loadAcross(one.map((url) => url + path), { ...options, durationSeconds: 1 });
-      const single = await loadAcross(one.map((url) => url + path), options);
-      await loadAcross(three.map((url) => url + path), { ...options, durationSeconds: 1 });
-      const spread = await loadAcross(three.map((url) => url + path), options);
+      await loadAcross(
+        one.map((url) => url + path),
+        { ...options, durationSeconds: 1 },
+      );
+      const single = await loadAcross(
+        one.map((url) => url + path),
+        options,
+      );
+      await loadAcross(
+        three.map((url) => url + path),
+        { ...options, durationSeconds: 1 },
+      );
+      const spread = await loadAcross(
+        three.map((url) => url + path),
+        options,
+      );
       const ratio = spread.requestsPerSecond / single.requestsPerSecond;
       // No ratio target: on one machine the replicas share its cores (docs/replicas.md); only errors fail the row.
       rows.push({
@@ -213,7 +249,14 @@ async function coldStartScenario(): Promise<void> {
     const node = await medianRunMs(process.execPath, ['-e', '0'], { env });
     const cli = await medianRunMs(process.execPath, ['bin/run.js', 'webhooks', 'ls'], { env, cwd: root });
     const ratio = cli / node;
-    rows.push({ scenario: 'CLI cold start: hub webhooks ls vs node -e 0', product: `${cli.toFixed(0)} ms`, baseline: `${node.toFixed(0)} ms`, ratio, target: '≤ 3.5', met: ratio <= 3.5 });
+    rows.push({
+      scenario: 'CLI cold start: hub webhooks ls vs node -e 0',
+      product: `${cli.toFixed(0)} ms`,
+      baseline: `${node.toFixed(0)} ms`,
+      ratio,
+      target: '≤ 3.5',
+      met: ratio <= 3.5,
+    });
   } finally {
     await hub.close();
   }
@@ -250,16 +293,36 @@ async function importScenario(): Promise<void> {
   for (const [entry, target] of entries) {
     const ms = await medianRunMs(process.execPath, ['--input-type=module', '-e', `await import('${entry}')`], { cwd: root });
     const ratio = ms / node;
-    rows.push({ scenario: `import '${entry}' vs node -e 0`, product: `${ms.toFixed(0)} ms`, baseline: `${node.toFixed(0)} ms`, ratio, target: target === undefined ? '-' : `≤ ${target}`, met: target === undefined || ratio <= target });
+    rows.push({
+      scenario: `import '${entry}' vs node -e 0`,
+      product: `${ms.toFixed(0)} ms`,
+      baseline: `${node.toFixed(0)} ms`,
+      ratio,
+      target: target === undefined ? '-' : `≤ ${target}`,
+      met: target === undefined || ratio <= target,
+    });
   }
 }
 
 /** Seed 000 ends the process on a model failure: the time to the first answer is a restart's downtime. */
 async function firstAnswerScenario(): Promise<void> {
-  const env = { ...process.env, DEBUG: '0', HOST: '127.0.0.1', EMOTIONS_FILE: `${root}dist-bench/first-answer-emotions.json`, LLM_API_KEY: '' };
+  const env = {
+    ...process.env,
+    DEBUG: '0',
+    HOST: '127.0.0.1',
+    EMOTIONS_FILE: `${root}dist-bench/first-answer-emotions.json`,
+    LLM_API_KEY: '',
+  };
   const bare = await medianFirstAnswerMs(process.execPath, [`${root}dist-bench/bench/servers/bare-health.js`], { env, cwd: root });
   const serve = await medianFirstAnswerMs(process.execPath, ['bin/run.js', 'serve'], { env, cwd: root });
-  rows.push({ scenario: 'hub serve: start to first answer (GET /health) vs bare Fastify', product: `${serve.toFixed(0)} ms`, baseline: `${bare.toFixed(0)} ms`, ratio: serve / bare, target: '≤ 400 ms', met: serve <= 400 });
+  rows.push({
+    scenario: 'hub serve: start to first answer (GET /health) vs bare Fastify',
+    product: `${serve.toFixed(0)} ms`,
+    baseline: `${bare.toFixed(0)} ms`,
+    ratio: serve / bare,
+    target: '≤ 400 ms',
+    met: serve <= 400,
+  });
 }
 
 const baseline = await startServerProcess('baseline');

@@ -17,9 +17,11 @@ export interface SessionMemoryFigures {
   readonly textBytes: number;
 }
 
-const WORDS = ('the a I you it feel like think today really very so what when why how wonderful rain sun music friend ' +
+const WORDS = (
+  'the a I you it feel like think today really very so what when why how wonderful rain sun music friend ' +
   'work tired happy sad curious afraid angry calm tell me more about that this is was will could would maybe ' +
-  'little bright quiet story question answer morning evening window garden coffee book walk idea dream').split(' ');
+  'little bright quiet story question answer morning evening window garden coffee book walk idea dream'
+).split(' ');
 
 /** A sentence of about `chars` characters drawn from a seeded source: every text a distinct string, as real ones are. */
 function sentence(random: () => number, chars: number): string {

@@ -19,7 +19,10 @@ child.stdout.on('data', (chunk) => {
   tail = (tail + chunk).slice(-8192);
 });
 child.on('close', (code) => {
-  const summary = tail.split('\n').reverse().find((line) => line.startsWith('# { total'));
+  const summary = tail
+    .split('\n')
+    .reverse()
+    .find((line) => line.startsWith('# { total'));
   const counts = Object.fromEntries(
     (/# \{ ([^}]*) \}/.exec(summary ?? '')?.[1] ?? '')
       .split(',')

@@ -24,7 +24,10 @@ export async function medianFirstAnswerMs(command: string, args: readonly string
     const exited = once(child, 'exit');
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode} before answering`);
-      const answered = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.status === 200, () => false);
+      const answered = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (answered) break;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

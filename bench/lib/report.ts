@@ -20,8 +20,7 @@ export function machineLine(): string {
 export function markdownTable(rows: readonly BenchRow[]): string {
   const header = '| scenario | product | baseline | ratio | target | met |\n|---|---|---|---|---|---|';
   const lines = rows.map(
-    (row) =>
-      `| ${row.scenario} | ${row.product} | ${row.baseline} | ${row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : 'no'} |`,
+    (row) => `| ${row.scenario} | ${row.product} | ${row.baseline} | ${row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : 'no'} |`,
   );
   return [header, ...lines].join('\n');
 }

@@ -27,11 +27,11 @@ let emotions: Emotions = DEFAULT_EMOTIONS;
 let shape: AvatarShape = 'Circle';
 const history: Message[] = [];
 
-
 const app = Fastify({ logger: false });
 app.post('/chat', async (request, reply) => {
   const message = (request.body as { message?: unknown } | null)?.message;
-  if (typeof message !== 'string' || message.trim() === '') return reply.code(400).headers(SECURITY_HEADERS).send({ error: 'No message provided' });
+  if (typeof message !== 'string' || message.trim() === '')
+    return reply.code(400).headers(SECURITY_HEADERS).send({ error: 'No message provided' });
   emotions = processMessage(emotions, analyzeSentiment(message).sentiment);
   shape = chooseShape(emotions, shape);
   const completion = await client.chat.completions.create({

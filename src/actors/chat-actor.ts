@@ -89,9 +89,11 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
     }),
   );
   subscription.add(
-    bus.on('dialogue.unavailable').subscribe(({ correlationId, reason }) =>
-      reject(correlationId, 'unavailable', `The conversation could not be read (${reason}); nothing changed. Please try again.`),
-    ),
+    bus
+      .on('dialogue.unavailable')
+      .subscribe(({ correlationId, reason }) =>
+        reject(correlationId, 'unavailable', `The conversation could not be read (${reason}); nothing changed. Please try again.`),
+      ),
   );
   // The system is going down: every chat still waiting for the model gets its answer before the exit.
   subscription.add(

@@ -110,8 +110,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   let stopping: Promise<void> | undefined;
   return {
     start: () => actor.send({ type: 'START' }),
-    settled: () =>
-      phase === 'initializing' ? new Promise<SystemPhase>((resolve) => waiting.push(resolve)) : Promise.resolve(phase),
+    settled: () => (phase === 'initializing' ? new Promise<SystemPhase>((resolve) => waiting.push(resolve)) : Promise.resolve(phase)),
     get phase() {
       return phase;
     },

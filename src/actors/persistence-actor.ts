@@ -32,16 +32,16 @@ export const persistenceActor = fromCallback<EventObject, PersistenceInput>(({ i
   function save(correlationId?: string): void {
     const snapshot = state;
     const id = correlationId === undefined ? {} : { correlationId };
-    writes = writes.then(
-      () => writeEmotionsFile(file, snapshot),
-    ).then(
-      () => publishLate(bus, { type: 'persistence.saved', file, ...id }),
-      (error: unknown) => {
-        const reason = (error as Error).message;
-        logger.error({ file, reason }, `cannot write the emotions file ${file}: ${reason}`);
-        publishLate(bus, { type: 'persistence.failed', file, reason, ...id });
-      },
-    );
+    writes = writes
+      .then(() => writeEmotionsFile(file, snapshot))
+      .then(
+        () => publishLate(bus, { type: 'persistence.saved', file, ...id }),
+        (error: unknown) => {
+          const reason = (error as Error).message;
+          logger.error({ file, reason }, `cannot write the emotions file ${file}: ${reason}`);
+          publishLate(bus, { type: 'persistence.failed', file, reason, ...id });
+        },
+      );
   }
 
   const subscription = new Subscription();

@@ -28,9 +28,7 @@ export async function replayEvents(events: AsyncIterable<BusEvent> | Iterable<Bu
   }
   if (count === 0) throw new NothingToReplayError('the log holds no events');
   if (!folded) {
-    throw new NothingToReplayError(
-      `none of its ${count} events sets a state (emotions.loaded, chat.committed or emotions.drifted)`,
-    );
+    throw new NothingToReplayError(`none of its ${count} events sets a state (emotions.loaded, chat.committed or emotions.drifted)`);
   }
   return state;
 }

@@ -30,7 +30,8 @@ export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: str
 /** Stage 1: the sentiment analyzer loads its lexicon and must score a known phrase correctly. */
 export const probeSentimentAnalyzer = fromPromise<string>(async () => {
   const probe = analyzeSentiment('I love this, it is wonderful');
-  if (probe.sentiment.sentiment !== 'positive') throw new Error('the AFINN lexicon did not load: a known positive phrase scored as not positive');
+  if (probe.sentiment.sentiment !== 'positive')
+    throw new Error('the AFINN lexicon did not load: a known positive phrase scored as not positive');
   return 'AFINN-165 lexicon loaded';
 });
 

@@ -78,7 +78,8 @@ function reasonOf(error: unknown): string {
 /** The models the primary provider's key check must find: the secondary's too when one validation serves both. */
 function primaryModels(config: ChatConfig): string[] {
   const models = [config.primary.model];
-  if (sameProvider(config.primary, config.secondary) && config.secondary.model !== config.primary.model) models.push(config.secondary.model);
+  if (sameProvider(config.primary, config.secondary) && config.secondary.model !== config.primary.model)
+    models.push(config.secondary.model);
   return models;
 }
 
@@ -102,18 +103,34 @@ export function createSystemMachine(services: SystemServices) {
    * The state that checks one provider's key (the primary's, or the secondary's when it is another
    * provider). The provider is read when the state runs: `hub machine` builds the machine without services.
    */
-  const validatingKey = (component: 'primaryProvider' | 'secondaryProvider', provider: () => ProviderConfig, models: () => readonly string[]) => ({
+  const validatingKey = (
+    component: 'primaryProvider' | 'secondaryProvider',
+    provider: () => ProviderConfig,
+    models: () => readonly string[],
+  ) => ({
     description: "Lists the provider's models with the key, within LLM_TIMEOUT_MS; 429 counts as valid.",
     invoke: {
       src: 'validateKey' as const,
-      input: () => ({ provider: provider(), models: models(), timeoutMs: services.config.providerTimeoutMs, logger: services.logger, fetch: services.fetch }),
+      input: () => ({
+        provider: provider(),
+        models: models(),
+        timeoutMs: services.config.providerTimeoutMs,
+        logger: services.logger,
+        fetch: services.fetch,
+      }),
       onDone: {
         target: 'valid',
-        actions: { type: 'componentReady' as const, params: ({ event }: { event: { output: string } }) => ({ component, detail: event.output }) },
+        actions: {
+          type: 'componentReady' as const,
+          params: ({ event }: { event: { output: string } }) => ({ component, detail: event.output }),
+        },
       },
       onError: {
         target: '#chatSystem.failed',
-        actions: { type: 'recordFailure' as const, params: ({ event }: { event: { error: unknown } }) => ({ component, error: event.error }) },
+        actions: {
+          type: 'recordFailure' as const,
+          params: ({ event }: { event: { error: unknown } }) => ({ component, error: event.error }),
+        },
       },
     },
   });
@@ -179,7 +196,7 @@ export function createSystemMachine(services: SystemServices) {
     },
   }).createMachine({
     id: 'chatSystem',
-    description: 'The chat system: seed 000\'s startup, then ready, keyMissing or failed.',
+    description: "The chat system: seed 000's startup, then ready, keyMissing or failed.",
     context: { store: undefined, failure: undefined, started: false },
     entry: spawnChild('frontDesk', {
       id: 'frontDesk',
@@ -193,7 +210,10 @@ export function createSystemMachine(services: SystemServices) {
         description: "Startup, seed 000's stages: nothing but status is served until a later phase.",
         initial: 'waiting',
         states: {
-          waiting: { description: 'Created: status is answered, chat is refused as initializing; waits for START.', on: { START: 'stage1' } },
+          waiting: {
+            description: 'Created: status is answered, chat is refused as initializing; waits for START.',
+            on: { START: 'stage1' },
+          },
           stage1: {
             description: 'Stage 1: the four critical components start in parallel.',
             type: 'parallel',
@@ -227,7 +247,10 @@ export function createSystemMachine(services: SystemServices) {
                       },
                       onError: {
                         target: '#chatSystem.failed',
-                        actions: { type: 'recordFailure', params: ({ event }) => ({ component: 'memoryStore' as const, error: event.error }) },
+                        actions: {
+                          type: 'recordFailure',
+                          params: ({ event }) => ({ component: 'memoryStore' as const, error: event.error }),
+                        },
                       },
                     },
                   },
@@ -270,7 +293,11 @@ export function createSystemMachine(services: SystemServices) {
                     // A missing key on either side is the key-missing phase: no provider is called at all.
                     always: [{ guard: 'anyKeyMissing', target: 'missing' }, { target: 'validating' }],
                   },
-                  validating: validatingKey('primaryProvider', () => services.config.primary, () => primaryModels(services.config)),
+                  validating: validatingKey(
+                    'primaryProvider',
+                    () => services.config.primary,
+                    () => primaryModels(services.config),
+                  ),
                   valid: { description: 'The key works.', type: 'final' },
                   missing: { description: 'A key is absent: the system goes to keyMissing.', type: 'final' },
                 },
@@ -294,7 +321,11 @@ export function createSystemMachine(services: SystemServices) {
                       { target: 'validating' },
                     ],
                   },
-                  validating: validatingKey('secondaryProvider', () => services.config.secondary, () => [services.config.secondary.model]),
+                  validating: validatingKey(
+                    'secondaryProvider',
+                    () => services.config.secondary,
+                    () => [services.config.secondary.model],
+                  ),
                   valid: { description: 'The key works.', type: 'final' },
                   sharedWithPrimary: { description: 'Same provider as the primary: one validation serves both.', type: 'final' },
                   missing: { description: 'A key is absent: the system goes to keyMissing.', type: 'final' },

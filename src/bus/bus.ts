@@ -9,11 +9,12 @@ import { BusClosedError, BusTimeoutError } from './errors.js';
 import type { BusEvent, EventInput, EventOf, EventType } from './events.js';
 
 /** The events that open a request/reply exchange. */
-export type RequestInput = Extract<EventInput, { readonly correlationId: string }> extends infer E
-  ? E extends { readonly correlationId: string }
-    ? Omit<E, 'correlationId'> & { readonly correlationId?: string }
-    : never
-  : never;
+export type RequestInput =
+  Extract<EventInput, { readonly correlationId: string }> extends infer E
+    ? E extends { readonly correlationId: string }
+      ? Omit<E, 'correlationId'> & { readonly correlationId?: string }
+      : never
+    : never;
 
 /** An event under construction: publish() and request() complete the object they are given. */
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -118,13 +119,9 @@ export class Bus {
    * after publishing, which is safe because delivery is synchronous, and
    * removed on reply or on timeout.
    */
-  request<R extends EventType>(
-    input: RequestInput,
-    replyTypes: R | readonly R[],
-    timeoutMs: number,
-  ): Promise<EventOf<R>> {
+  request<R extends EventType>(input: RequestInput, replyTypes: R | readonly R[], timeoutMs: number): Promise<EventOf<R>> {
     if (this.closed) return Promise.reject(new BusClosedError(input.type));
-    const correlationId = input.correlationId ?? `${this.idPrefix}${(this.sequence += 1).toString(36)}`;
+    const correlationId = input.correlationId ?? `${this.idPrefix}${((this.sequence += 1)).toString(36)}`;
     const types: readonly EventType[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
     for (const type of types) this.watchReplies(type);
     const outer = this.answering;
@@ -177,7 +174,12 @@ export class Bus {
     this.on(type).subscribe((event) => {
       const correlationId = (event as { correlationId?: string }).correlationId;
       const answering = this.answering;
-      if (answering !== undefined && answering.correlationId === correlationId && answering.reply === undefined && answering.types.includes(type)) {
+      if (
+        answering !== undefined &&
+        answering.correlationId === correlationId &&
+        answering.reply === undefined &&
+        answering.types.includes(type)
+      ) {
         answering.reply = event;
         return;
       }

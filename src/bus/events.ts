@@ -111,7 +111,14 @@ export type ChatReplied = Readonly<Static<typeof ChatRepliedSchema>>;
  * `system_failed`), the provider failing or timing out, or the mood ledger or the conversation
  * store refusing (`unavailable`).
  */
-export const ChatRejectionSchema = Type.Enum(['initializing', 'missing_llm_key', 'system_failed', 'provider_failed', 'provider_timeout', 'unavailable']);
+export const ChatRejectionSchema = Type.Enum([
+  'initializing',
+  'missing_llm_key',
+  'system_failed',
+  'provider_failed',
+  'provider_timeout',
+  'unavailable',
+]);
 export type ChatRejection = Static<typeof ChatRejectionSchema>;
 
 export const ChatRejectedSchema = Event('chat.rejected', {
@@ -270,11 +277,7 @@ type Assert<T extends true> = T;
 export type EveryEventUnderItsType = Assert<[Misfiled] extends [never] ? true : false>;
 
 /** An event as a publisher writes it: the bus stamps `at` when it is absent. */
-export type EventInput = BusEvent extends infer E
-  ? E extends BusEvent
-    ? Omit<E, 'at'> & { readonly at?: string }
-    : never
-  : never;
+export type EventInput = BusEvent extends infer E ? (E extends BusEvent ? Omit<E, 'at'> & { readonly at?: string } : never) : never;
 
 export const EVENT_TYPES = Object.keys(EVENT_SCHEMAS) as readonly EventType[];
 

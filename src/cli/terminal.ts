@@ -10,7 +10,10 @@ export interface Terminal {
  * A terminal on the given streams. The prompt goes to stderr by default so that stdout stays the
  * command's output; @inquirer/prompts is imported only when a question is actually asked.
  */
-export function createTerminal(input: NodeJS.ReadableStream & { isTTY?: boolean }, output: NodeJS.WritableStream & { isTTY?: boolean }): Terminal {
+export function createTerminal(
+  input: NodeJS.ReadableStream & { isTTY?: boolean },
+  output: NodeJS.WritableStream & { isTTY?: boolean },
+): Terminal {
   return {
     interactive: () => Boolean(input.isTTY && output.isTTY),
     async confirm(message) {

@@ -22,7 +22,11 @@ export function webhookTable(webhooks: readonly Webhook[]): string {
 
 export function webhookDetails(webhook: Webhook, showSecret = false): string {
   const secret =
-    webhook.secret === undefined || webhook.secret === '' ? '(none)' : showSecret ? webhook.secret : '(set, hidden: pass --show-secret to print it)';
+    webhook.secret === undefined || webhook.secret === ''
+      ? '(none)'
+      : showSecret
+        ? webhook.secret
+        : '(set, hidden: pass --show-secret to print it)';
   return formatFields([
     ['id', webhook.id],
     ['status', status(webhook)],

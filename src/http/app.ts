@@ -53,7 +53,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A client that trickles its headers or body is cut off (408) after clientTimeoutMs: Node checks
     // open requests every connectionsCheckingInterval (30 s by default, here at most 1 s).
     requestTimeout: clientTimeoutMs,
-    http: { headersTimeout: clientTimeoutMs, requestTimeout: clientTimeoutMs, connectionsCheckingInterval: Math.min(1000, clientTimeoutMs) },
+    http: {
+      headersTimeout: clientTimeoutMs,
+      requestTimeout: clientTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, clientTimeoutMs),
+    },
     // Only a trusted proxy's X-Forwarded-Proto makes a request https (the session cookie's Secure flag).
     trustProxy: config.trustProxy ?? false,
     ...loggingOptions(logger),
@@ -68,7 +72,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const pages =
     options.pages ??
-    createPageRenderer({ values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS } });
+    createPageRenderer({
+      values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS },
+    });
 
   logListening(app, logger);
   installErrorHandling(app);

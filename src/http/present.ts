@@ -102,7 +102,14 @@ export function availabilityBody(phase: SystemPhase) {
   if (code === undefined) return { available: true, is_initialized: true, status: 'ready' };
   const message = ERRORS[code].message;
   if (phase === 'failed') return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
-  return { available: false, is_initialized: false, status: 'initializing', message, error: message, missing_llm_key: phase === 'keyMissing' };
+  return {
+    available: false,
+    is_initialized: false,
+    status: 'initializing',
+    message,
+    error: message,
+    missing_llm_key: phase === 'keyMissing',
+  };
 }
 
 /** `POST /api/chat` success. */

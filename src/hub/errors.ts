@@ -9,7 +9,14 @@ export class HubApiError extends Error {
   readonly method: string;
   readonly url: string;
 
-  constructor(init: { status: number; serverMessage?: string | undefined; requestId?: string | undefined; method: string; url: string; reason?: string }) {
+  constructor(init: {
+    status: number;
+    serverMessage?: string | undefined;
+    requestId?: string | undefined;
+    method: string;
+    url: string;
+    reason?: string;
+  }) {
     const what = init.serverMessage ?? init.reason ?? 'no message';
     const requestId = init.requestId ? `, request id ${init.requestId}` : '';
     super(`${what} (HTTP ${init.status} from ${init.method} ${init.url}${requestId})`);

@@ -18,7 +18,9 @@ async function send(request: HubRequest, options: HubOptions): Promise<{ respons
   const env = options.env ?? process.env;
   const url = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
   if (isOffline(env)) {
-    throw new HubOfflineError(`Cannot reach ${url}: offline mode is enabled. To disable it, unset the HF_HUB_OFFLINE environment variable.`);
+    throw new HubOfflineError(
+      `Cannot reach ${url}: offline mode is enabled. To disable it, unset the HF_HUB_OFFLINE environment variable.`,
+    );
   }
   const token = await resolveToken(options.token, env);
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': hubUserAgent() };
@@ -65,7 +67,10 @@ export async function hubRequest<T>(request: HubRequest, options: HubOptions, re
   try {
     return read(JSON.parse(body));
   } catch (error) {
-    const reason = error instanceof SyntaxError ? 'the hub answered with something that is not JSON' : `unexpected answer from the hub: ${(error as Error).message}`;
+    const reason =
+      error instanceof SyntaxError
+        ? 'the hub answered with something that is not JSON'
+        : `unexpected answer from the hub: ${(error as Error).message}`;
     throw new HubApiError({ ...context, reason });
   }
 }

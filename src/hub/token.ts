@@ -8,7 +8,10 @@ import { isTrue } from './env-flag.js';
 export function expandPath(path: string, env: NodeJS.ProcessEnv): string {
   const home = env.HOME || homedir();
   const user = path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path;
-  return user.replace(/\$(\w+)|\$\{([^}]+)\}/g, (match, bare: string | undefined, braced: string | undefined) => env[(bare ?? braced) as string] ?? match);
+  return user.replace(
+    /\$(\w+)|\$\{([^}]+)\}/g,
+    (match, bare: string | undefined, braced: string | undefined) => env[(bare ?? braced) as string] ?? match,
+  );
 }
 
 /** Where the hub's own tools (`hf auth login`) keep the token, following the same variables they read. */

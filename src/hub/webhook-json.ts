@@ -18,7 +18,10 @@ export function readWebhook(data: unknown): Webhook {
   if (!isObject(data)) throw new TypeError('a webhook is not an object');
   if (typeof data.id !== 'string' || data.id === '') throw new TypeError('webhook without an "id"');
   const { watched, domains, disabled, job } = data;
-  if (!Array.isArray(watched) || !watched.every((item) => isObject(item) && typeof item.type === 'string' && typeof item.name === 'string')) {
+  if (
+    !Array.isArray(watched) ||
+    !watched.every((item) => isObject(item) && typeof item.type === 'string' && typeof item.name === 'string')
+  ) {
     throw new TypeError(`webhook ${data.id}: "watched" is not a list of {type, name}`);
   }
   if (!Array.isArray(domains) || !domains.every((domain) => typeof domain === 'string')) {

@@ -57,7 +57,8 @@ export async function validateProviderKey(
     throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error)}`);
   }
   // A success that is not a model list still accepted the key; only the models cannot be read from it.
-  if (!Array.isArray(listed)) return { detail: 'key accepted (the answer was not a model list)', modelsUnchecked: 'its answer was not a model list' };
+  if (!Array.isArray(listed))
+    return { detail: 'key accepted (the answer was not a model list)', modelsUnchecked: 'its answer was not a model list' };
   const offered = listed.map((model: { id?: unknown }) => String(model?.id));
   const missing = models.find((model) => !offered.includes(model));
   if (missing !== undefined) {

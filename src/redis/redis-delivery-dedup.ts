@@ -19,7 +19,9 @@ export class RedisDeliveryDedup implements DeliveryDedup {
 
   /** Connects to `url` (RedisUnavailableError naming it without its password when it cannot). */
   static async connect(url: string, logger: Logger): Promise<RedisDeliveryDedup> {
-    return new RedisDeliveryDedup(await connectRedis(url, { name: 'webhook-deliveries', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS }));
+    return new RedisDeliveryDedup(
+      await connectRedis(url, { name: 'webhook-deliveries', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS }),
+    );
   }
 
   async claim(webhookId: string): Promise<boolean> {

@@ -133,7 +133,15 @@ export class RedisMoodLedger implements MoodLedger {
     while (!signal.aborted) {
       let reply: [string, [string, string[]][]][] | null;
       try {
-        reply = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', keys.moodStream, this.#current.position.id)) as typeof reply;
+        reply = (await reader.xread(
+          'COUNT',
+          PAGE,
+          'BLOCK',
+          BLOCK_MS,
+          'STREAMS',
+          keys.moodStream,
+          this.#current.position.id,
+        )) as typeof reply;
         failing = false;
       } catch (error) {
         // A lost connection is logged by the connection and reconnects by itself; anything else
@@ -179,7 +187,8 @@ export class RedisMoodLedger implements MoodLedger {
       .then(() => saveMoodSnapshot(client, keys, snapshot, retentionMs))
       .then(
         () => undefined,
-        (error: unknown) => logger.warn({ reason: (error as Error).message }, `the mood snapshot was not saved: ${(error as Error).message}`),
+        (error: unknown) =>
+          logger.warn({ reason: (error as Error).message }, `the mood snapshot was not saved: ${(error as Error).message}`),
       );
   }
 

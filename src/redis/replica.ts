@@ -47,7 +47,8 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     opened.push(reader);
     const keys = redisKeys(redis.prefix);
     // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
-    const seed = async (): Promise<EmotionState> => (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
+    const seed = async (): Promise<EmotionState> =>
+      (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
     const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, seed, clock, onFailure: options.onFailure });
     const sharedState = ledger.state;
     logger.info(

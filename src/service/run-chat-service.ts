@@ -33,12 +33,15 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
   const config = loadChatConfig(options.env ?? process.env);
   const logger = options.logger ?? serviceLogger(config.debug);
   const service = await startChatService({ config, logger, createSystem: options.createSystem });
-  closeWithGrace({ delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } }, async ({ signal, err }) => {
-    if (err) logger.error({ err }, 'unexpected error: stopping the chat service');
-    else logger.info({ signal }, 'stopping the chat service');
-    await service.close();
-    logger.info('the chat service stopped');
-    logger.flush();
-  });
+  closeWithGrace(
+    { delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } },
+    async ({ signal, err }) => {
+      if (err) logger.error({ err }, 'unexpected error: stopping the chat service');
+      else logger.info({ signal }, 'stopping the chat service');
+      await service.close();
+      logger.info('the chat service stopped');
+      logger.flush();
+    },
+  );
   return service;
 }

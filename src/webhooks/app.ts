@@ -1,4 +1,11 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { buildContext, type WebhookContext } from './context.js';
@@ -87,7 +94,10 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       checkSecret(request);
       const name = routeNameOf(request);
       if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
-        throw new WebhookDeliveryError('WEBHOOK_NOT_REGISTERED', `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`);
+        throw new WebhookDeliveryError(
+          'WEBHOOK_NOT_REGISTERED',
+          `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`,
+        );
       }
       done();
     } catch (error) {
@@ -115,7 +125,8 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       context.log.info({ event: context.event }, 'webhook delivery repeated: handled already, not handled again');
       return reply.type('application/json; charset=utf-8').send(JSON.stringify({ duplicate: true }));
     }
-    if (writes(request.log, 'info')) request.log.info({ ...delivery, event: context.event, repo: payload.repo.name }, 'webhook delivery received');
+    if (writes(request.log, 'info'))
+      request.log.info({ ...delivery, event: context.event, repo: payload.repo.name }, 'webhook delivery received');
     deps.events.emit({ payload, context });
     const handler = name === '' ? undefined : deps.handlerFor(name);
     const body = await runHandler(handler, payload, context, reply);

@@ -39,7 +39,10 @@ export function readJobWebhook(options: ReadJobWebhookOptions = {}): JobWebhook 
   const payload = parseWebhookPayload(text);
   const repoType = env.WEBHOOK_REPO_TYPE || payload.repo.type;
   if (!REPO_TYPES.includes(repoType)) {
-    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', `WEBHOOK_REPO_TYPE must be one of ${REPO_TYPES.join(', ')}, got ${JSON.stringify(repoType)}.`);
+    throw new WebhookPayloadError(
+      'WEBHOOK_INVALID_PAYLOAD',
+      `WEBHOOK_REPO_TYPE must be one of ${REPO_TYPES.join(', ')}, got ${JSON.stringify(repoType)}.`,
+    );
   }
   return {
     payload,

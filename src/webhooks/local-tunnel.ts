@@ -58,7 +58,9 @@ export function localTunnel(options: LocalTunnelOptions = {}): TunnelProvider {
       const expiresAt = new Date(now().getTime() + lifetimeMs);
       const cancelExpiry = schedule(() => {
         close();
-        print(`The public URL ${url} expired and is closed (${formatLifetime(lifetimeMs)} after it opened). The local URL ${local.url} still works.`);
+        print(
+          `The public URL ${url} expired and is closed (${formatLifetime(lifetimeMs)} after it opened). The local URL ${local.url} still works.`,
+        );
       }, lifetimeMs);
       const tunnel: Tunnel = { url, expiresAt, close };
       return tunnel;
@@ -70,7 +72,11 @@ export function localTunnel(options: LocalTunnelOptions = {}): TunnelProvider {
  * localtunnel's client, asking the server for a URL once, with a deadline: its own request retries an
  * unreachable server every second for ever, which would hang the launch and keep the process alive.
  */
-async function openClient(host: string, local: { host: string; port: number }, timeoutMs: number): Promise<InstanceType<typeof import('localtunnel/lib/Tunnel.js')>> {
+async function openClient(
+  host: string,
+  local: { host: string; port: number },
+  timeoutMs: number,
+): Promise<InstanceType<typeof import('localtunnel/lib/Tunnel.js')>> {
   // Loaded only when a tunnel is asked for.
   const { default: Tunnel } = await import('localtunnel/lib/Tunnel.js');
   class OneAttemptTunnel extends Tunnel {
@@ -81,7 +87,9 @@ async function openClient(host: string, local: { host: string; port: number }, t
           if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
           callback(null, this._getInfo(body));
         })
-        .catch((error: Error & { cause?: Error }) => callback(new Error(`The tunnel server ${host} gave no URL: ${error.cause?.message ?? error.message}`)));
+        .catch((error: Error & { cause?: Error }) =>
+          callback(new Error(`The tunnel server ${host} gave no URL: ${error.cause?.message ?? error.message}`)),
+        );
     }
   }
   const client = new OneAttemptTunnel({

@@ -88,7 +88,15 @@ const changes: JSONSchemaType<WebhookDiscussionChanges> = {
 
 const discussion: JSONSchemaType<WebhookDiscussion> = {
   type: 'object',
-  required: every<RequiredKey<WebhookDiscussion>>({ id: true, num: true, title: true, author: true, url: true, isPullRequest: true, status: true }),
+  required: every<RequiredKey<WebhookDiscussion>>({
+    id: true,
+    num: true,
+    title: true,
+    author: true,
+    url: true,
+    isPullRequest: true,
+    status: true,
+  }),
   properties: {
     id: { type: 'string' },
     num: { type: 'integer' },

@@ -15,7 +15,7 @@ export function routeName(explicit: string | undefined, handler: { readonly name
   if (name === '') {
     throw new WebhookRegistrationError(
       explicit === undefined
-        ? 'Cannot name the webhook route: the handler is an anonymous function. Use a named function, or give a name: addWebhook(\'/my_webhook\', handler).'
+        ? "Cannot name the webhook route: the handler is an anonymous function. Use a named function, or give a name: addWebhook('/my_webhook', handler)."
         : `Invalid webhook name ${JSON.stringify(explicit)}: it is empty.`,
     );
   }

@@ -7,7 +7,8 @@ export type SampleScope = (typeof SAMPLE_SCOPES)[number];
 
 /** The sample delivery of a scope as the Hub would send it: JSON text, read when asked for. */
 export function samplePayloadText(scope: SampleScope): string {
-  if (!SAMPLE_SCOPES.includes(scope)) throw new RangeError(`No sample payload for scope "${String(scope)}"; scopes: ${SAMPLE_SCOPES.join(', ')}.`);
+  if (!SAMPLE_SCOPES.includes(scope))
+    throw new RangeError(`No sample payload for scope "${String(scope)}"; scopes: ${SAMPLE_SCOPES.join(', ')}.`);
   return readFileSync(new URL(`./samples/${scope}.json`, import.meta.url), 'utf8');
 }
 

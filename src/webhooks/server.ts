@@ -190,7 +190,10 @@ export class WebhooksServer {
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
     const running: Running = { app, dedup, tunnel, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
-    const lines = [...secretMessages(secret !== undefined), ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url), tunnel?.expiresAt)];
+    const lines = [
+      ...secretMessages(secret !== undefined),
+      ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url), tunnel?.expiresAt),
+    ];
     for (const line of lines) {
       this.#print(line);
     }

@@ -69,17 +69,20 @@ t.test('no LLM_API_KEY: key missing, no provider call, status serves the persist
 });
 
 t.test('HTTP 429 on validation counts as a valid key; one call serves both providers when they are the same', async (t) => {
-  const scope = nock('http://llm.test').get('/v1/models').once().reply(429, { error: { message: 'Rate limit reached' } });
+  const scope = nock('http://llm.test')
+    .get('/v1/models')
+    .once()
+    .reply(429, { error: { message: 'Rate limit reached' } });
   const { system, bus, events } = harness(t, KEY);
   system.start();
   t.equal(await system.settled(), 'ready');
   t.ok(scope.isDone());
-  t.match(ofType(events, 'system.component.ready').map((e) => e.component).sort(), [
-    'memoryStore',
-    'primaryProvider',
-    'secondaryProvider',
-    'sentimentAnalyzer',
-  ]);
+  t.match(
+    ofType(events, 'system.component.ready')
+      .map((e) => e.component)
+      .sort(),
+    ['memoryStore', 'primaryProvider', 'secondaryProvider', 'sentimentAnalyzer'],
+  );
   t.match(await status(bus), { phase: 'ready' });
   t.match(ofType(events, 'system.phase.changed'), [{ phase: 'ready' }]);
 });
@@ -98,7 +101,9 @@ t.test('a separate conversational provider is validated with its own key', async
 });
 
 t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing written', async (t) => {
-  nock('http://llm.test').get('/v1/models').reply(401, { error: { message: 'Incorrect API key provided' } });
+  nock('http://llm.test')
+    .get('/v1/models')
+    .reply(401, { error: { message: 'Incorrect API key provided' } });
   const { system, bus, events, logs, exited, file } = harness(t, KEY);
   system.start();
   t.equal(await system.settled(), 'failed');
@@ -114,11 +119,16 @@ t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing w
 
 t.test('a failing secondary key fails startup too', async (t) => {
   modelsOk();
-  nock('http://chat.test').get('/v1/models').reply(403, { error: { message: 'forbidden' } });
+  nock('http://chat.test')
+    .get('/v1/models')
+    .reply(403, { error: { message: 'forbidden' } });
   const { system, exited, logs } = harness(t, { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
   system.start();
   t.equal(await exited, 1);
-  t.match(logs.find((line) => line.level === 60), { component: 'secondaryProvider', msg: /HTTP 403/ });
+  t.match(
+    logs.find((line) => line.level === 60),
+    { component: 'secondaryProvider', msg: /HTTP 403/ },
+  );
 });
 
 t.test('a corrupt emotions file fails startup naming the file, and is left untouched', async (t) => {
@@ -127,7 +137,10 @@ t.test('a corrupt emotions file fails startup naming the file, and is left untou
   const { system, exited, logs, file } = harness(t, KEY, dir);
   system.start();
   t.equal(await exited, 1);
-  t.match(logs.find((line) => line.level === 60), { component: 'memoryStore', reason: new RegExp(file.replace(/[.]/g, '\\.')) });
+  t.match(
+    logs.find((line) => line.level === 60),
+    { component: 'memoryStore', reason: new RegExp(file.replace(/[.]/g, '\\.')) },
+  );
   t.equal(readFileSync(file, 'utf8'), '{ "version": 1, "emo');
 });
 
@@ -149,18 +162,28 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
     { role: 'system', content: /joy 0\.\d\d, sadness 0\.\d\d, anger 0\.\d\d, fear 0\.\d\d, curiosity 0\.\d\d/ },
     { role: 'user', content: message },
   ]);
-  t.equal(bodies[0]?.messages[0]?.content, systemPrompt(expected), 'the prompt carries the emotions as the message makes them, before the commit');
+  t.equal(
+    bodies[0]?.messages[0]?.content,
+    systemPrompt(expected),
+    'the prompt carries the emotions as the message makes them, before the commit',
+  );
   await chat(bus, 'and then?');
-  t.match(bodies[1]?.messages.slice(1), [
-    { role: 'user', content: message },
-    { role: 'assistant', content: 'What a lovely thing to say!' },
-    { role: 'user', content: 'and then?' },
-  ], 'the conversation memory carries the last exchange');
+  t.match(
+    bodies[1]?.messages.slice(1),
+    [
+      { role: 'user', content: message },
+      { role: 'assistant', content: 'What a lovely thing to say!' },
+      { role: 'user', content: 'and then?' },
+    ],
+    'the conversation memory carries the last exchange',
+  );
   t.match(ofType(events, 'sentiment.analyzed'), [{ sentiment: { sentiment: 'positive' } }, { sentiment: { sentiment: 'neutral' } }]);
 });
 
 t.test('the secondary model failing: rejection, nothing changed, state flushed, cause logged, then exit 1', async (t) => {
-  nock('http://llm.test').post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .reply(500, { error: { message: 'model overloaded' } });
   const { system, bus, events, logs, exited, file } = await ready(t);
   const reply = await chat(bus, 'I am so angry and upset');
   t.match(reply, { type: 'chat.rejected', reason: 'provider_failed', error: /failed to produce a reply; the service is shutting down/ });
@@ -172,7 +195,10 @@ t.test('the secondary model failing: rejection, nothing changed, state flushed, 
   const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object; avatar: { lastUpdated: string } };
   t.same(saved.emotions, DEFAULT_EMOTIONS, 'the state as it was is on disk');
   t.equal(saved.avatar.lastUpdated, START);
-  t.match(logs.filter((line) => line.level === 60), [{ component: 'dialogue', msg: /dialogue.*HTTP 500.*model overloaded/ }]);
+  t.match(
+    logs.filter((line) => line.level === 60),
+    [{ component: 'dialogue', msg: /dialogue.*HTTP 500.*model overloaded/ }],
+  );
   t.equal(system.phase, 'failed');
 });
 
@@ -181,7 +207,10 @@ t.test('an empty reply from the model counts as a failure', async (t) => {
   const { bus, exited, logs } = await ready(t);
   t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
   t.equal(await exited, 1);
-  t.match(logs.find((line) => line.level === 60), { msg: /empty reply/ });
+  t.match(
+    logs.find((line) => line.level === 60),
+    { msg: /empty reply/ },
+  );
 });
 
 t.test('drift: every interval (virtual time) an emotions.drifted with its deltas changes the state', async (t) => {
@@ -195,9 +224,15 @@ t.test('drift: every interval (virtual time) an emotions.drifted with its deltas
   advance(100);
   const drifted = ofType(events, 'emotions.drifted');
   t.equal(drifted.length, 3, 'three ticks in 30 s');
-  t.same(drifted.map((e) => e.at), ['2026-11-21T10:00:10.000Z', '2026-11-21T10:00:20.000Z', '2026-11-21T10:00:30.000Z']);
+  t.same(
+    drifted.map((e) => e.at),
+    ['2026-11-21T10:00:10.000Z', '2026-11-21T10:00:20.000Z', '2026-11-21T10:00:30.000Z'],
+  );
   t.ok(drifted.every((e) => Object.values(e.deltas).every((d) => Math.abs(d) <= 0.05)));
-  t.match(ofType(events, 'emotions.changed').map((e) => e.cause), ['drift', 'drift', 'drift']);
+  t.match(
+    ofType(events, 'emotions.changed').map((e) => e.cause),
+    ['drift', 'drift', 'drift'],
+  );
   t.same((await status(bus)).emotions, ofType(events, 'emotions.changed').at(-1)?.emotions);
   await thirdWrite;
   t.same(JSON.parse(readFileSync(file, 'utf8')).emotions, ofType(events, 'emotions.changed').at(-1)?.emotions);
@@ -330,11 +365,16 @@ t.test('CHAT_MODEL is checked too, on the shared provider', async (t) => {
 });
 
 t.test('HTTP 429: the key counts as valid, and a warning says the models could not be checked', async (t) => {
-  nock('http://llm.test').get('/v1/models').reply(429, { error: { message: 'Rate limit reached' } });
+  nock('http://llm.test')
+    .get('/v1/models')
+    .reply(429, { error: { message: 'Rate limit reached' } });
   const { system, logs } = harness(t, KEY);
   system.start();
   t.equal(await system.settled(), 'ready');
-  t.match(logs.find((line) => line.level === 40)?.msg, /key for http:\/\/llm\.test\/v1 counts as valid, but it answered HTTP 429.*whether it offers gpt-4o-mini could not be checked/);
+  t.match(
+    logs.find((line) => line.level === 40)?.msg,
+    /key for http:\/\/llm\.test\/v1 counts as valid, but it answered HTTP 429.*whether it offers gpt-4o-mini could not be checked/,
+  );
 });
 
 t.test('credentials in the base URL never reach a log line', async (t) => {
@@ -358,7 +398,11 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
   const { system, bus, events, exits } = harness(t, KEY, undefined, { ledger: refusing });
   system.start();
   await system.settled();
-  t.match(await chat(bus, 'I love this'), { type: 'chat.rejected', reason: 'unavailable', error: /could not be recorded \(the stream is gone\)/ });
+  t.match(await chat(bus, 'I love this'), {
+    type: 'chat.rejected',
+    reason: 'unavailable',
+    error: /could not be recorded \(the stream is gone\)/,
+  });
   t.same(ofType(events, 'emotions.changed'), []);
   t.match(await status(bus), { emotions: DEFAULT_EMOTIONS, lastUpdated: START });
   t.same(exits, [], 'a ledger refusal is not a model failure');
@@ -411,7 +455,10 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
   deferred.deliver();
   const [happy, sad] = await Promise.all([first, second]);
   const changes = ofType(events, 'emotions.changed');
-  t.same(changes.map((e) => e.cause), ['drift', 'chat', 'chat']);
+  t.same(
+    changes.map((e) => e.cause),
+    ['drift', 'chat', 'chat'],
+  );
   const byId = new Map(changes.map((e) => [e.correlationId, e.emotions]));
   t.same((happy as { emotions: object }).emotions, byId.get((happy as { correlationId: string }).correlationId));
   t.same((sad as { emotions: object }).emotions, byId.get((sad as { correlationId: string }).correlationId));
@@ -428,7 +475,11 @@ t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the
     .post('/v1/chat/completions')
     .reply(200, completion('Back again.'));
   const { system, bus, events, exits } = await ready(t, { ON_MODEL_FAILURE: 'stay' });
-  t.match(await chat(bus, 'I am so angry'), { type: 'chat.rejected', reason: 'provider_failed', error: /nothing changed. Please try again/ });
+  t.match(await chat(bus, 'I am so angry'), {
+    type: 'chat.rejected',
+    reason: 'provider_failed',
+    error: /nothing changed. Please try again/,
+  });
   t.match(await chat(bus, 'I am so sad'), { type: 'chat.rejected', reason: 'provider_timeout', error: /took too long/ });
   t.same(ofType(events, 'emotions.changed'), []);
   t.equal(system.phase, 'ready');

@@ -18,7 +18,9 @@ t.test('one drift change appended to the ledger every 10 s of virtual time, with
     if (change.kind === 'drift') ticks.push({ frame: scheduler.now(), deltas: change.deltas, at: change.at });
     clock.advance(10_000);
   });
-  const actor = createActor(driftActor, { input: { ledger, lease: ALWAYS_HELD, clock, intervalMs: 10_000, random: seededRandom(3), scheduler } }).start();
+  const actor = createActor(driftActor, {
+    input: { ledger, lease: ALWAYS_HELD, clock, intervalMs: 10_000, random: seededRandom(3), scheduler },
+  }).start();
   scheduler.maxFrames = 35_000;
   scheduler.flush();
   actor.stop();
@@ -38,7 +40,14 @@ t.test('a drift change the ledger refuses is skipped, and the next tick draws ag
   const scheduler = new TestScheduler(() => undefined);
   const ledger = new LocalMoodLedger();
   await ledger.close();
-  const input = { ledger, lease: ALWAYS_HELD, clock: fixedClock('2026-11-21T10:00:00.000Z'), intervalMs: 10, random: seededRandom(3), scheduler };
+  const input = {
+    ledger,
+    lease: ALWAYS_HELD,
+    clock: fixedClock('2026-11-21T10:00:00.000Z'),
+    intervalMs: 10,
+    random: seededRandom(3),
+    scheduler,
+  };
   const actor = createActor(driftActor, { input }).start();
   scheduler.maxFrames = 25;
   t.doesNotThrow(() => scheduler.flush());

@@ -45,7 +45,10 @@ t.test('a committed chat and a drift tick change the emotions, the shape and las
 t.test('a message analysed but never committed (its chat failed) changes nothing', (t) => {
   const start = defaultState('2026-01-01T00:00:00.000Z');
   t.equal(foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9 }), start);
-  t.equal(foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processMessage(DEFAULT_EMOTIONS, positive) }), start);
+  t.equal(
+    foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processMessage(DEFAULT_EMOTIONS, positive) }),
+    start,
+  );
   t.end();
 });
 

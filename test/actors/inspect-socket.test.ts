@@ -54,7 +54,10 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
   await eventually('a snapshot at the inspector', () => messages.some((m) => m.type === '@xstate.snapshot'));
   actor.stop();
   inspection?.stop();
-  t.ok(messages.some((m) => m.type === '@xstate.actor'), 'the actor is announced');
+  t.ok(
+    messages.some((m) => m.type === '@xstate.actor'),
+    'the actor is announced',
+  );
   t.notMatch(JSON.stringify(messages), /sk-inspected-secret/, 'no key leaves the process');
 });
 

@@ -27,6 +27,10 @@ t.test('late events after the bus closed are dropped; other errors still surface
   t.match(await seen, { correlationId: 'a' });
   bus.close();
   t.doesNotThrow(() => publishLate(bus, { type: 'status.requested', correlationId: 'b' }));
-  const broken = { publish: () => { throw new Error('boom'); } } as unknown as Bus;
+  const broken = {
+    publish: () => {
+      throw new Error('boom');
+    },
+  } as unknown as Bus;
   t.throws(() => publishLate(broken, { type: 'status.requested', correlationId: 'c' }), /boom/);
 });

@@ -9,7 +9,11 @@ t.test('the providers are reached through the injected fetch', async (t) => {
   });
   system.start();
   t.equal(await system.settled(), 'ready');
-  const reply = await bus.request({ type: 'chat.requested', session: 'visitor-a', message: 'hi there' }, ['chat.replied', 'chat.rejected'], 2000);
+  const reply = await bus.request(
+    { type: 'chat.requested', session: 'visitor-a', message: 'hi there' },
+    ['chat.replied', 'chat.rejected'],
+    2000,
+  );
   t.match(reply, { type: 'chat.replied', response: 'Hello from the stand-in' });
   t.same(provider.calls, ['GET /v1/models', 'POST /v1/chat/completions'], 'one validation serves both providers, then one completion');
   t.same(exits, [], 'the system never asked to exit');

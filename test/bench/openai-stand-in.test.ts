@@ -14,7 +14,10 @@ t.test('the openai client gets a completion from the in-process stand-in, naming
   t.equal(completion.choices[0]?.message.content, 'I read 2 messages. Tell me more!');
   t.equal(completion.model, 'bench-model');
   const models = await client.models.list();
-  t.same(models.data.map((model) => model.id), ['bench-model']);
+  t.same(
+    models.data.map((model) => model.id),
+    ['bench-model'],
+  );
 });
 
 t.test('an unknown path is a 404 with an OpenAI-style error body', (t) => {

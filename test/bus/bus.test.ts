@@ -155,7 +155,8 @@ t.test('a request with no reply rejects with a timeout error and leaks no subscr
 
 t.test('many requests share one reply subscription per type: none is left behind', async (t) => {
   const bus = new Bus();
-  const observers = () => (bus as unknown as { byType: Map<string, { observers: unknown[] }> }).byType.get('status.reported')?.observers.length;
+  const observers = () =>
+    (bus as unknown as { byType: Map<string, { observers: unknown[] }> }).byType.get('status.reported')?.observers.length;
   bus.on('status.requested').subscribe((request) => bus.publish(readyStatus(request.correlationId, request.at)));
   await Promise.all(Array.from({ length: 100 }, () => bus.request({ type: 'status.requested' }, 'status.reported', 1000)));
   t.equal(observers(), 1);
@@ -213,7 +214,7 @@ t.test('a request made while another event is delivered waits in the table and g
   t.equal(bus.pendingRequests, 0);
 });
 
-t.test('a reply during the request\'s own publish arms no deadline', async (t) => {
+t.test("a reply during the request's own publish arms no deadline", async (t) => {
   const bus = new Bus();
   bus.on('status.requested').subscribe((request) => bus.publish(readyStatus(request.correlationId, request.at)));
   await bus.request({ type: 'status.requested' }, 'status.reported', 1000);

@@ -72,11 +72,31 @@ t.test('the reader names the malformed line by its number', async (t) => {
     ['bad-json', '{"type":"status.requested","correlationId":"a","at":"2026-11-21T00:00:00.000Z"}\n{nope\n', /:2: malformed JSON/],
     ['unknown', '\n{"type":"system.exploded","at":"2026-11-21T00:00:00.000Z"}\n', /:2: unknown event type "system.exploded"/],
     ['no-at', '{"type":"status.requested","correlationId":"a"}\n', /:1: status.requested: \/at: required$/],
-    ['bad-at', '{"type":"status.requested","correlationId":"a","at":"yesterday"}\n', /:1: status.requested: \/at: must match format "date-time"$/],
-    ['no-deltas', '{"type":"emotions.drifted","at":"2026-11-21T00:00:00.000Z"}\n', /^.*no-deltas\.jsonl:1: emotions\.drifted: \/deltas: required$/],
-    ['empty-deltas', '{"type":"emotions.drifted","at":"2026-11-21T00:00:00.000Z","deltas":{}}\n', /:1: emotions\.drifted: \/deltas\/joy: required/],
-    ['string-delta', '{"type":"emotions.drifted","at":"2026-11-21T00:00:00.000Z","deltas":{"joy":"0.1","sadness":0,"anger":0,"fear":0,"curiosity":0}}\n', /:1: emotions\.drifted: \/deltas\/joy: expected number$/],
-    ['emotion-out-of-range', '{"type":"emotions.loaded","at":"2026-11-21T00:00:00.000Z","emotions":{"joy":1.5,"sadness":0,"anger":0,"fear":0,"curiosity":0},"avatarShape":"Circle","sentiment":{"sentiment":"neutral","positive":0,"negative":0},"lastUpdated":"2026-11-21T00:00:00.000Z","source":"file"}\n', /:1: emotions\.loaded: \/emotions\/joy: must be <= 1$/],
+    [
+      'bad-at',
+      '{"type":"status.requested","correlationId":"a","at":"yesterday"}\n',
+      /:1: status.requested: \/at: must match format "date-time"$/,
+    ],
+    [
+      'no-deltas',
+      '{"type":"emotions.drifted","at":"2026-11-21T00:00:00.000Z"}\n',
+      /^.*no-deltas\.jsonl:1: emotions\.drifted: \/deltas: required$/,
+    ],
+    [
+      'empty-deltas',
+      '{"type":"emotions.drifted","at":"2026-11-21T00:00:00.000Z","deltas":{}}\n',
+      /:1: emotions\.drifted: \/deltas\/joy: required/,
+    ],
+    [
+      'string-delta',
+      '{"type":"emotions.drifted","at":"2026-11-21T00:00:00.000Z","deltas":{"joy":"0.1","sadness":0,"anger":0,"fear":0,"curiosity":0}}\n',
+      /:1: emotions\.drifted: \/deltas\/joy: expected number$/,
+    ],
+    [
+      'emotion-out-of-range',
+      '{"type":"emotions.loaded","at":"2026-11-21T00:00:00.000Z","emotions":{"joy":1.5,"sadness":0,"anger":0,"fear":0,"curiosity":0},"avatarShape":"Circle","sentiment":{"sentiment":"neutral","positive":0,"negative":0},"lastUpdated":"2026-11-21T00:00:00.000Z","source":"file"}\n',
+      /:1: emotions\.loaded: \/emotions\/joy: must be <= 1$/,
+    ],
     ['array', '[1,2]\n', /:1: not a JSON object/],
   ];
   for (const [name, text, pattern] of cases) {

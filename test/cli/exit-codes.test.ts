@@ -4,7 +4,13 @@ import { CliFailure, describeFailure, ExitCode } from '../../src/cli/exit-codes.
 import { HubApiError, HubConfigError, HubConnectionError, WebhookInputError } from '../../src/hub/errors.js';
 
 t.test('each kind of failure has its own status', (t) => {
-  const api = new HubApiError({ status: 404, serverMessage: 'Webhook not found', requestId: 'r1', method: 'GET', url: 'https://huggingface.co/api/settings/webhooks/x' });
+  const api = new HubApiError({
+    status: 404,
+    serverMessage: 'Webhook not found',
+    requestId: 'r1',
+    method: 'GET',
+    url: 'https://huggingface.co/api/settings/webhooks/x',
+  });
   t.same(describeFailure(api), {
     exitCode: ExitCode.hub,
     message: api.message,

@@ -40,12 +40,12 @@ function nodesOf(node: AnyStateNode): AnyStateNode[] {
 /** Every transition as `source --event [guard]--> targets`, sorted, so two machines compare as sets. */
 function transitionsOf(machine: AnyStateMachine): string[] {
   return nodesOf(machine.root)
-    .flatMap((node) => [
-      ...[...node.transitions.values()].flat(),
-      ...(node.always ?? []),
-    ])
+    .flatMap((node) => [...[...node.transitions.values()].flat(), ...(node.always ?? [])])
     .map((transition) => {
-      const guard = transition.guard === undefined ? '' : ` [${typeof transition.guard === 'string' ? transition.guard : (transition.guard as { type: string }).type}]`;
+      const guard =
+        transition.guard === undefined
+          ? ''
+          : ` [${typeof transition.guard === 'string' ? transition.guard : (transition.guard as { type: string }).type}]`;
       const targets = (transition.target ?? []).map((node: AnyStateNode) => node.id).join(',');
       return `${transition.source.id} --${transition.eventType || 'always'}${guard}--> ${targets}`;
     })
@@ -58,7 +58,7 @@ function stateIdsOf(machine: AnyStateMachine): string[] {
     .sort();
 }
 
-t.test('hub machine prints JSON that createMachine accepts and runs, with the real machine\'s states and transitions', async (t) => {
+t.test("hub machine prints JSON that createMachine accepts and runs, with the real machine's states and transitions", async (t) => {
   const { stdout, error } = await runCommand(['machine'], { root: ROOT });
   t.equal(error, undefined);
   const json = JSON.parse(stdout) as { id: string; states: Record<string, { description?: string }> };

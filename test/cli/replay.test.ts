@@ -103,7 +103,12 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
   const delivered: MoodChange[] = [];
   ledger.subscribe((change) => delivered.push(change));
   const changes: MoodChange[] = [
-    { kind: 'chat', correlationId: 'c1', sentiment: { sentiment: 'positive', positive: 0.43, negative: 0 }, at: '2026-11-23T09:00:01.000Z' },
+    {
+      kind: 'chat',
+      correlationId: 'c1',
+      sentiment: { sentiment: 'positive', positive: 0.43, negative: 0 },
+      at: '2026-11-23T09:00:01.000Z',
+    },
     { kind: 'drift', deltas: { joy: 0.04, sadness: -0.01, anger: 0.02, fear: 0, curiosity: -0.03 }, at: '2026-11-23T09:00:10.000Z' },
     { kind: 'chat', correlationId: 'c2', sentiment: { sentiment: 'negative', positive: 0, negative: 0.6 }, at: '2026-11-23T09:00:12.000Z' },
   ];
@@ -129,6 +134,9 @@ t.test('hub replay needs exactly one of FILE and --redis', async (t) => {
 
 t.test('an unreachable Redis is a clear error that hides the password', async (t) => {
   const { error } = await runCommand(['replay', '--redis', 'redis://:s3cret@127.0.0.1:1/0'], { root });
-  t.match(error, { message: /^cannot replay redis:\/\/127\.0\.0\.1:1\/0: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0/, oclif: { exit: 1 } });
+  t.match(error, {
+    message: /^cannot replay redis:\/\/127\.0\.0\.1:1\/0: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0/,
+    oclif: { exit: 1 },
+  });
   t.notMatch(error?.message, /s3cret/);
 });

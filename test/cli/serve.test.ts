@@ -38,7 +38,10 @@ t.test('a key the provider refuses: the detailed failure is logged and the proce
   const text = JSON.stringify(run.lines);
   t.match(text, /Incorrect API key provided/, 'the reason is in the log');
   t.notMatch(text, 'sk-refused-key', 'the key is not');
-  t.ok(run.lines.some((line) => line.msg === 'the chat service exits'), 'the last line made it out before the exit');
+  t.ok(
+    run.lines.some((line) => line.msg === 'the chat service exits'),
+    'the last line made it out before the exit',
+  );
 });
 
 t.test('a model the local server does not have stops hub serve at once, with one line listing the models it has', async (t) => {
@@ -58,5 +61,9 @@ t.test('a model the local server does not have stops hub serve at once, with one
 
   const withCredentials = serve(t, { LLM_API_KEY: 'ollama', LLM_BASE_URL: baseURL });
   t.equal(await withCredentials.exited, 1);
-  t.notMatch(JSON.stringify(withCredentials.lines) + withCredentials.stderr(), 'sk-in-the-url', 'credentials in the base URL never reach the log');
+  t.notMatch(
+    JSON.stringify(withCredentials.lines) + withCredentials.stderr(),
+    'sk-in-the-url',
+    'credentials in the base URL never reach the log',
+  );
 });

@@ -12,7 +12,17 @@ t.test('create → ls → info → update → disable → enable → delete --ye
   const env = { HF_ENDPOINT: `${hub.url}/`, HF_TOKEN: 'hf_e2e_token', HOME: dir };
   const hub$ = (...args: string[]) => runBuiltCli(['webhooks', ...args], env);
 
-  const created = await hub$('create', '--url', 'https://example.com/hook', '--watch', 'model:gpt2', '--domain', 'repo', '--secret', 's3cret');
+  const created = await hub$(
+    'create',
+    '--url',
+    'https://example.com/hook',
+    '--watch',
+    'model:gpt2',
+    '--domain',
+    'repo',
+    '--secret',
+    's3cret',
+  );
   t.equal(created.code, 0, created.stderr);
   const id = /^Created webhook ([0-9a-f]{24})\n$/.exec(created.stdout)?.[1] ?? '';
   t.ok(id, `create prints the id: ${created.stdout}`);
@@ -26,11 +36,17 @@ t.test('create → ls → info → update → disable → enable → delete --ye
 
   const ls = await hub$('ls');
   t.equal(ls.code, 0);
-  t.equal(ls.stdout, `ID                        URL                       STATUS   DOMAINS  WATCHED\n${id}  https://example.com/hook  enabled  repo     model:gpt2\n`);
+  t.equal(
+    ls.stdout,
+    `ID                        URL                       STATUS   DOMAINS  WATCHED\n${id}  https://example.com/hook  enabled  repo     model:gpt2\n`,
+  );
 
   const info = await hub$('info', id);
   t.equal(info.code, 0);
-  t.match(info.stdout, new RegExp(`^id +${id}\nstatus +enabled\nurl +https://example.com/hook\nwatched +model:gpt2\ndomains +repo\nsecret +\\(set, hidden`));
+  t.match(
+    info.stdout,
+    new RegExp(`^id +${id}\nstatus +enabled\nurl +https://example.com/hook\nwatched +model:gpt2\ndomains +repo\nsecret +\\(set, hidden`),
+  );
   t.notMatch(info.stdout, /s3cret/, 'the secret is not printed');
   t.equal(hub.requests.at(-1)?.path, `/api/settings/webhooks/${id}`);
 
@@ -43,7 +59,12 @@ t.test('create → ls → info → update → disable → enable → delete --ye
   t.equal(disabled.code, 0);
   t.match(JSON.parse(disabled.stdout), { id, disabled: true, hasSecret: true });
   t.equal(hub.webhooks.get(id)?.disabled, true);
-  t.same(hub.requests.at(-1), { method: 'POST', path: `/api/settings/webhooks/${id}/disable`, authorization: 'Bearer hf_e2e_token', body: undefined });
+  t.same(hub.requests.at(-1), {
+    method: 'POST',
+    path: `/api/settings/webhooks/${id}/disable`,
+    authorization: 'Bearer hf_e2e_token',
+    body: undefined,
+  });
 
   const enabled = await hub$('enable', id);
   t.equal(enabled.stdout, `Enabled webhook ${id}\n`);

@@ -63,7 +63,9 @@ t.test('the manifest holds every contract command with the seed arguments and fl
 t.test('each command has a --help option, and takes -h for it', async (t) => {
   ensureBuilt();
   const help = (id: string, flag: string) => runBuiltCli([...id.split(':'), flag], {});
-  const runs = await Promise.all(Object.keys(SEED_COMMANDS).map(async (id) => ({ id, long: await help(id, '--help'), short: await help(id, '-h') })));
+  const runs = await Promise.all(
+    Object.keys(SEED_COMMANDS).map(async (id) => ({ id, long: await help(id, '--help'), short: await help(id, '-h') })),
+  );
   for (const { id, long, short } of runs) {
     t.equal(long.code, 0, id);
     t.match(long.stdout, `$ hub ${id.replace(':', ' ')}`, `${id} prints its usage`);

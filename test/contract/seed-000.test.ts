@@ -102,7 +102,12 @@ t.test('startup order: the four critical components in parallel, then the rest, 
       headers: { 'content-type': 'application/json' },
     });
   };
-  const env = { LLM_API_KEY: 'sk-primary', LLM_BASE_URL: 'http://primary.test/v1', CHAT_API_KEY: 'sk-secondary', CHAT_BASE_URL: 'http://secondary.test/v1' };
+  const env = {
+    LLM_API_KEY: 'sk-primary',
+    LLM_BASE_URL: 'http://primary.test/v1',
+    CHAT_API_KEY: 'sk-secondary',
+    CHAT_BASE_URL: 'http://secondary.test/v1',
+  };
   const { system, events, exits, advance } = chatSystemHarness(t, env, t.testdir(), { fetch, debug: false });
   system.start();
   await bothArrived;
@@ -163,7 +168,9 @@ t.test('the page polls /api/avatar every 1 second by default, and redraws the ba
   await page.locator('.message.bot:not(.thinking)').waitFor();
   t.equal(polls, first + 2, 'no poll in between');
   t.same(
-    await page.evaluate(`['joy', 'sadness', 'anger', 'fear', 'curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`),
+    await page.evaluate(
+      `['joy', 'sadness', 'anger', 'fear', 'curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`,
+    ),
     ['90%', '5%', '10%', '10%', '70%'],
     'each bar is the reply value times 100 as a percentage',
   );

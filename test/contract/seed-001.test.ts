@@ -24,7 +24,16 @@ async function fakeHub(t: Test) {
 }
 
 t.test('the package entry holds every seed operation and the receiving server', (t) => {
-  for (const fn of [createWebhook, listWebhooks, getWebhook, updateWebhook, enableWebhook, disableWebhook, deleteWebhook, webhookEndpoint]) {
+  for (const fn of [
+    createWebhook,
+    listWebhooks,
+    getWebhook,
+    updateWebhook,
+    enableWebhook,
+    disableWebhook,
+    deleteWebhook,
+    webhookEndpoint,
+  ]) {
     t.type(fn, 'function', fn.name);
   }
   t.type(WebhooksServer, 'function');
@@ -37,7 +46,13 @@ t.test('create (url or job), list, update, then enabled → disabled → enabled
     { type: 'user', name: 'julien-c' },
     { type: 'org', name: 'HuggingFaceH4' },
   ] as const;
-  const created = await createWebhook({ ...options, url: 'https://example.com/hook', watched, domains: ['repo', 'discussion'], secret: 'my-secret' });
+  const created = await createWebhook({
+    ...options,
+    url: 'https://example.com/hook',
+    watched,
+    domains: ['repo', 'discussion'],
+    secret: 'my-secret',
+  });
   t.type(created.id, 'string');
   t.equal(created.url, 'https://example.com/hook');
   t.equal(created.disabled, false);
@@ -59,7 +74,13 @@ t.test('create (url or job), list, update, then enabled → disabled → enabled
     'ids, URLs and statuses',
   );
 
-  const updated = await updateWebhook({ ...options, webhookId: created.id, url: 'https://example.com/v2', watched: [{ type: 'model', name: 'gpt2' }], domains: ['repo'] });
+  const updated = await updateWebhook({
+    ...options,
+    webhookId: created.id,
+    url: 'https://example.com/v2',
+    watched: [{ type: 'model', name: 'gpt2' }],
+    domains: ['repo'],
+  });
   t.match(updated, { id: created.id, url: 'https://example.com/v2', watched: [{ type: 'model', name: 'gpt2' }], domains: ['repo'] });
 
   const disabled = await disableWebhook({ ...options, webhookId: created.id });
@@ -70,12 +91,21 @@ t.test('create (url or job), list, update, then enabled → disabled → enabled
   t.equal(await deleteWebhook({ ...options, webhookId: created.id }), undefined, 'delete returns nothing');
   const gone = await getWebhook({ ...options, webhookId: created.id }).catch((error: unknown) => error);
   t.type(gone, HubApiError, 'removed for good');
-  t.same((await listWebhooks(options)).map(({ id }) => id), [job.id]);
+  t.same(
+    (await listWebhooks(options)).map(({ id }) => id),
+    [job.id],
+  );
 });
 
 t.test('--watch type:name takes each of the five types, repeatable', async (t) => {
   const { hub } = await fakeHub(t);
-  const items = ['model:openai-community/gpt2', 'dataset:stanfordnlp/imdb', 'space:gradio/hello_world', 'org:HuggingFaceH4', 'user:julien-c'];
+  const items = [
+    'model:openai-community/gpt2',
+    'dataset:stanfordnlp/imdb',
+    'space:gradio/hello_world',
+    'org:HuggingFaceH4',
+    'user:julien-c',
+  ];
   const { exitCode, stderr } = await runWebhooksCommand(
     WebhooksCreate,
     ['--url', 'https://example.com/hook', ...items.flatMap((item) => ['--watch', item]), '--domain', 'repo'],

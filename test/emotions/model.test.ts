@@ -49,7 +49,10 @@ t.test('steady state: a long run of positive messages approaches but never pins 
   for (let i = 0; i < 5000; i += 1) emotions = processMessage(emotions, glowing);
   t.ok(emotions.joy > 0.8 && emotions.joy < 1, `joy settles high but below 1 (${emotions.joy})`);
   t.ok(roundEmotions(emotions).joy < 1, 'even rounded');
-  t.notOk(values(emotions).every((v) => v === 1), 'not every value is pinned at 1');
+  t.notOk(
+    values(emotions).every((v) => v === 1),
+    'not every value is pinned at 1',
+  );
   t.ok(values(emotions).every((v) => v >= 0 && v <= 1));
   t.end();
 });
@@ -78,7 +81,10 @@ t.test('drift deltas come from the injected source, within ±0.05', (t) => {
   const a = driftDeltas(seededRandom(7));
   t.same(a, driftDeltas(seededRandom(7)), 'same seed, same deltas');
   t.ok(values(a).every((d) => Math.abs(d) <= 0.05));
-  t.same(driftDeltas(() => 0), { joy: -0.05, sadness: -0.05, anger: -0.05, fear: -0.05, curiosity: -0.05 });
+  t.same(
+    driftDeltas(() => 0),
+    { joy: -0.05, sadness: -0.05, anger: -0.05, fear: -0.05, curiosity: -0.05 },
+  );
   t.end();
 });
 

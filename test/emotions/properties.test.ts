@@ -11,7 +11,11 @@ const analyzed = fc.record({
   type: fc.constant('sentiment.analyzed' as const),
   at,
   correlationId: fc.uuid(),
-  sentiment: fc.record({ sentiment: fc.constantFrom('positive' as const, 'negative' as const, 'neutral' as const), positive: unit, negative: unit }),
+  sentiment: fc.record({
+    sentiment: fc.constantFrom('positive' as const, 'negative' as const, 'neutral' as const),
+    positive: unit,
+    negative: unit,
+  }),
   score: fc.integer({ min: -20, max: 20 }),
 });
 const delta = fc.double({ min: -0.05, max: 0.05, noNaN: true });
@@ -25,7 +29,9 @@ t.test('any sequence of messages and drift ticks keeps every value in 0..1 and a
   fc.assert(
     fc.property(fc.array(fc.oneof(analyzed, drifted), { maxLength: 300 }), (events) => {
       const state = (events as BusEvent[]).reduce(foldEvent, defaultState('2026-01-01T00:00:00.000Z'));
-      return EMOTION_NAMES.every((name) => state.emotions[name] >= 0 && state.emotions[name] <= 1) && AVATAR_SHAPES.includes(state.avatarShape);
+      return (
+        EMOTION_NAMES.every((name) => state.emotions[name] >= 0 && state.emotions[name] <= 1) && AVATAR_SHAPES.includes(state.avatarShape)
+      );
     }),
   );
   t.pass('held for every generated sequence');

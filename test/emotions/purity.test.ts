@@ -15,7 +15,10 @@ t.test('src/emotions imports nothing from the bus, the actors, the runtime or no
     const text = readFileSync(join(FOLDER, file), 'utf8');
     const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((match) => match[1]!);
     for (const specifier of specifiers) {
-      t.ok(ALLOWED.some((allowed) => allowed.test(specifier)), `${file} imports ${specifier}`);
+      t.ok(
+        ALLOWED.some((allowed) => allowed.test(specifier)),
+        `${file} imports ${specifier}`,
+      );
     }
   }
   t.end();

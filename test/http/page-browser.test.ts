@@ -188,10 +188,7 @@ t.test('on a phone-sized screen the page stacks into one readable column', async
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
   const scrollWidth = await page.evaluate('document.documentElement.scrollWidth');
   t.ok(Number(scrollWidth) <= 375, `no sideways scrolling (${String(scrollWidth)} px)`);
-  const [avatarBox, chatBox] = await Promise.all([
-    page.locator('.avatar-panel').boundingBox(),
-    page.locator('.chat-panel').boundingBox(),
-  ]);
+  const [avatarBox, chatBox] = await Promise.all([page.locator('.avatar-panel').boundingBox(), page.locator('.chat-panel').boundingBox()]);
   t.ok(avatarBox && chatBox && chatBox.y >= avatarBox.y + avatarBox.height, 'the chat sits below the avatar');
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/page-phone.png`, fullPage: true });

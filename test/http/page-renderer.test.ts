@@ -6,7 +6,7 @@ import { TemplateError, createPageRenderer, fillTemplate } from '../../src/http/
 
 t.test('fillTemplate fills every placeholder, escaped', (t) => {
   t.equal(fillTemplate('<p title="{{a}}">{{ b }}</p>', { a: '"x" & <y>', b: 42 }), '<p title="&quot;x&quot; &amp; &lt;y&gt;">42</p>');
-  t.equal(fillTemplate("{{a}}", { a: "it's" }), 'it&#39;s');
+  t.equal(fillTemplate('{{a}}', { a: "it's" }), 'it&#39;s');
   t.end();
 });
 

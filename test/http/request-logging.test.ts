@@ -34,7 +34,9 @@ for (const debug of [true, false]) {
     const { app, logs } = await harness(t, {}, debug);
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     t.same(
-      logs().filter((line) => String(line.msg).startsWith('Server listening at')).map((line) => line.msg),
+      logs()
+        .filter((line) => String(line.msg).startsWith('Server listening at'))
+        .map((line) => line.msg),
       [`Server listening at ${address}`],
     );
   });

@@ -26,7 +26,12 @@ t.test('POST /api/chat: the bus gets the session key (a SHA-256), never the id; 
   t.equal(again.headers['set-cookie'], undefined);
   t.same(system.sessions, [sessionKey(id!), sessionKey(id!)]);
   t.match(system.sessions[0], /^[0-9a-f]{64}$/);
-  const forged = await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'x' }, cookies: { [SESSION_COOKIE]: '../../etc' } });
+  const forged = await app.inject({
+    method: 'POST',
+    url: '/api/chat',
+    payload: { message: 'x' },
+    cookies: { [SESSION_COOKIE]: '../../etc' },
+  });
   t.match(String(forged.headers['set-cookie']), COOKIE, 'an id of the wrong form is replaced');
   t.not(system.sessions[2], sessionKey('../../etc'));
 });

@@ -11,7 +11,12 @@ t.test('POSTs watched, domains, secret and url with the Bearer token, and reads 
   const scope = nock(HUB, { reqheaders: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } })
     .post('/api/settings/webhooks', urlWebhookCreateBody)
     .reply(200, { webhook: urlWebhookJson });
-  const webhook = await createWebhook({ ...hubOptions, ...urlWebhookCreateBody, watched: [...urlWebhookCreateBody.watched] as WatchedItem[], domains: ['repo', 'discussion'] });
+  const webhook = await createWebhook({
+    ...hubOptions,
+    ...urlWebhookCreateBody,
+    watched: [...urlWebhookCreateBody.watched] as WatchedItem[],
+    domains: ['repo', 'discussion'],
+  });
   t.same(webhook, {
     id: '654bbbc16f2ec14d77f109cc',
     url: urlWebhookJson.url,
@@ -25,7 +30,10 @@ t.test('POSTs watched, domains, secret and url with the Bearer token, and reads 
 
 t.test('a job webhook sends jobSourceId and leaves out what was not given', async (t) => {
   const scope = nock(HUB)
-    .post('/api/settings/webhooks', (body) => t.same(body, { watched: [{ type: 'model', name: 'openai-community/gpt2' }], jobSourceId: 'job-123' }) === true)
+    .post(
+      '/api/settings/webhooks',
+      (body) => t.same(body, { watched: [{ type: 'model', name: 'openai-community/gpt2' }], jobSourceId: 'job-123' }) === true,
+    )
     .reply(200, { webhook: jobWebhookJson });
   const webhook = await createWebhook({ ...hubOptions, jobId: 'job-123', watched: [{ type: 'model', name: 'openai-community/gpt2' }] });
   t.equal(webhook.url, undefined);
@@ -55,5 +63,8 @@ t.test('a hub rejection is a HubApiError with the status, message and request id
   );
   t.type(error, HubApiError);
   t.match(error, { status: 400, serverMessage: 'Invalid watched item: repo not found', requestId: 'Root=1-6540-abc', method: 'POST' });
-  t.match((error as Error).message, /^Invalid watched item: repo not found \(HTTP 400 from POST https:\/\/huggingface.co\/api\/settings\/webhooks, request id Root=1-6540-abc\)$/);
+  t.match(
+    (error as Error).message,
+    /^Invalid watched item: repo not found \(HTTP 400 from POST https:\/\/huggingface.co\/api\/settings\/webhooks, request id Root=1-6540-abc\)$/,
+  );
 });

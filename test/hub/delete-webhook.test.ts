@@ -6,7 +6,10 @@ import { HUB, hubOptions, TOKEN, useNock } from '../support/hub-fixtures.js';
 useNock(t);
 
 t.test('DELETEs the webhook and ignores whatever body comes back', async (t) => {
-  const scope = nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).delete('/api/settings/webhooks/654bbbc16f2ec14d77f109cc').reply(200, 'OK');
+  const scope = nock(HUB)
+    .matchHeader('authorization', `Bearer ${TOKEN}`)
+    .delete('/api/settings/webhooks/654bbbc16f2ec14d77f109cc')
+    .reply(200, 'OK');
   t.equal(await deleteWebhook({ ...hubOptions, webhookId: '654bbbc16f2ec14d77f109cc' }), undefined);
   t.ok(scope.isDone());
 });

@@ -23,7 +23,14 @@ for (const [name, call, disabled] of [
   });
 
   t.test(`${name}: a 403 carries the X-Error-Message header`, async (t) => {
-    nock(HUB).post(`/api/settings/webhooks/${id}/${name}`).reply(403, '', { 'x-error-message': 'Not your webhook', 'x-request-id': 'req-403' });
-    await t.rejects(call({ ...hubOptions, webhookId: id }), { name: 'HubApiError', status: 403, serverMessage: 'Not your webhook', requestId: 'req-403' });
+    nock(HUB)
+      .post(`/api/settings/webhooks/${id}/${name}`)
+      .reply(403, '', { 'x-error-message': 'Not your webhook', 'x-request-id': 'req-403' });
+    await t.rejects(call({ ...hubOptions, webhookId: id }), {
+      name: 'HubApiError',
+      status: 403,
+      serverMessage: 'Not your webhook',
+      requestId: 'req-403',
+    });
   });
 }

@@ -10,7 +10,12 @@ t.test('explicit, else HF_ENDPOINT, else huggingface.co; trailing slashes go', (
 });
 
 t.test('an endpoint that is not an http(s) URL is a HubConfigError naming its source', (t) => {
-  t.throws(() => resolveEndpoint(undefined, { HF_ENDPOINT: 'huggingface.co' }), { name: 'HubConfigError', message: /^HF_ENDPOINT must be an http\(s\) URL/ });
-  t.throws(() => resolveEndpoint('ftp://example.com', {}), { message: /^The endpoint option must be an http\(s\) URL.*"ftp:\/\/example.com"/ });
+  t.throws(() => resolveEndpoint(undefined, { HF_ENDPOINT: 'huggingface.co' }), {
+    name: 'HubConfigError',
+    message: /^HF_ENDPOINT must be an http\(s\) URL/,
+  });
+  t.throws(() => resolveEndpoint('ftp://example.com', {}), {
+    message: /^The endpoint option must be an http\(s\) URL.*"ftp:\/\/example.com"/,
+  });
   t.end();
 });

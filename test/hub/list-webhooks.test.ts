@@ -25,12 +25,21 @@ t.test('an empty list is an empty array', async (t) => {
 
 t.test('a 401 and a 500 are HubApiErrors', async (t) => {
   nock(HUB).get('/api/settings/webhooks').reply(401, { error: 'Invalid credentials in Authorization header' }, { 'x-request-id': 'req-1' });
-  await t.rejects(listWebhooks(hubOptions), { name: 'HubApiError', status: 401, serverMessage: 'Invalid credentials in Authorization header', requestId: 'req-1' });
+  await t.rejects(listWebhooks(hubOptions), {
+    name: 'HubApiError',
+    status: 401,
+    serverMessage: 'Invalid credentials in Authorization header',
+    requestId: 'req-1',
+  });
   nock(HUB).get('/api/settings/webhooks').reply(500, 'upstream exploded');
   await t.rejects(listWebhooks(hubOptions), { name: 'HubApiError', status: 500, serverMessage: 'upstream exploded', requestId: undefined });
 });
 
 t.test('an answer that is not an array is a HubApiError, not a crash later', async (t) => {
   nock(HUB).get('/api/settings/webhooks').reply(200, { webhooks: [] }, { 'x-request-id': 'req-2' });
-  await t.rejects(listWebhooks(hubOptions), { status: 200, requestId: 'req-2', message: /unexpected answer from the hub: the webhook list is not an array/ });
+  await t.rejects(listWebhooks(hubOptions), {
+    status: 200,
+    requestId: 'req-2',
+    message: /unexpected answer from the hub: the webhook list is not an array/,
+  });
 });

@@ -20,7 +20,11 @@ t.test('an injected fetch gets the URL from HF_ENDPOINT, the Bearer token and a 
   );
   t.same(result, { ok: true });
   t.equal(calls[0]?.url, 'http://127.0.0.1:9/api/x');
-  t.match(calls[0]?.init, { method: 'POST', body: '{"a":1}', headers: { authorization: 'Bearer hf_env', 'content-type': 'application/json' } });
+  t.match(calls[0]?.init, {
+    method: 'POST',
+    body: '{"a":1}',
+    headers: { authorization: 'Bearer hf_env', 'content-type': 'application/json' },
+  });
 });
 
 t.test('no token: a HubConfigError and no request at all', async (t) => {
@@ -40,15 +44,18 @@ t.test('a refused connection is a HubConnectionError naming the URL', async (t) 
   const error = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {} }, (b) => b).catch((e: unknown) => e);
   t.type(error, HubConnectionError);
   t.match((error as Error).message, /^Cannot reach the hub at https:\/\/huggingface.co\/api\/x: /);
-  const aborted = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {}, signal: AbortSignal.abort() }).catch((e: unknown) => e);
+  const aborted = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {}, signal: AbortSignal.abort() }).catch(
+    (e: unknown) => e,
+  );
   t.type(aborted, HubConnectionError);
 });
 
 t.test('a body that breaks off is a HubConnectionError', async (t) => {
   const broken = new Response(new ReadableStream({ start: (controller) => controller.error(new Error('socket hang up')) }));
-  const error = await hubRequest({ method: 'GET', path: '/api/x' }, { token: TOKEN, env: {}, fetch: (async () => broken) as unknown as typeof fetch }).catch(
-    (e: unknown) => e,
-  );
+  const error = await hubRequest(
+    { method: 'GET', path: '/api/x' },
+    { token: TOKEN, env: {}, fetch: (async () => broken) as unknown as typeof fetch },
+  ).catch((e: unknown) => e);
   t.type(error, HubConnectionError);
   t.match((error as Error).message, /broke while reading the answer: socket hang up/);
 });
@@ -79,10 +86,17 @@ t.test('HF_HUB_OFFLINE (or TRANSFORMERS_OFFLINE): a HubOfflineError before any r
     const error = await hubRequest({ method: 'GET', path: '/api/settings/webhooks' }, { fetch: fakeFetch, env }).catch((e: unknown) => e);
     t.type(error, HubOfflineError);
     t.type(error, HubConnectionError, 'an offline client is a client that cannot reach the hub');
-    t.match((error as Error).message, /^Cannot reach https:\/\/huggingface.co\/api\/settings\/webhooks: offline mode is enabled\. .*HF_HUB_OFFLINE/);
+    t.match(
+      (error as Error).message,
+      /^Cannot reach https:\/\/huggingface.co\/api\/settings\/webhooks: offline mode is enabled\. .*HF_HUB_OFFLINE/,
+    );
   }
   t.equal(called, false);
-  const answered = await hubRequest({ method: 'GET', path: '/x' }, { fetch: (async () => new Response('1')) as unknown as typeof fetch, env: { HF_HUB_OFFLINE: '0', HF_TOKEN: 'hf_x' } }, (b) => b);
+  const answered = await hubRequest(
+    { method: 'GET', path: '/x' },
+    { fetch: (async () => new Response('1')) as unknown as typeof fetch, env: { HF_HUB_OFFLINE: '0', HF_TOKEN: 'hf_x' } },
+    (b) => b,
+  );
   t.equal(answered, 1, 'HF_HUB_OFFLINE=0 is online');
 });
 

@@ -24,8 +24,20 @@ const ONE = `/api/settings/webhooks/${ID}`;
 const calls = [
   { name: 'list', method: 'GET', path: '/api/settings/webhooks', reads: true, run: () => listWebhooks(hubOptions) },
   { name: 'get', method: 'GET', path: ONE, reads: true, run: () => getWebhook({ ...hubOptions, webhookId: ID }) },
-  { name: 'create', method: 'POST', path: '/api/settings/webhooks', reads: true, run: () => createWebhook({ ...hubOptions, ...urlWebhookCreateBody, watched: WATCHED, domains: ['repo'] }) },
-  { name: 'update', method: 'POST', path: ONE, reads: true, run: () => updateWebhook({ ...hubOptions, webhookId: ID, url: 'https://example.com/new', watched: WATCHED }) },
+  {
+    name: 'create',
+    method: 'POST',
+    path: '/api/settings/webhooks',
+    reads: true,
+    run: () => createWebhook({ ...hubOptions, ...urlWebhookCreateBody, watched: WATCHED, domains: ['repo'] }),
+  },
+  {
+    name: 'update',
+    method: 'POST',
+    path: ONE,
+    reads: true,
+    run: () => updateWebhook({ ...hubOptions, webhookId: ID, url: 'https://example.com/new', watched: WATCHED }),
+  },
   { name: 'enable', method: 'POST', path: `${ONE}/enable`, reads: true, run: () => enableWebhook({ ...hubOptions, webhookId: ID }) },
   { name: 'disable', method: 'POST', path: `${ONE}/disable`, reads: true, run: () => disableWebhook({ ...hubOptions, webhookId: ID }) },
   { name: 'delete', method: 'DELETE', path: ONE, reads: false, run: () => deleteWebhook({ ...hubOptions, webhookId: ID }) },
@@ -38,9 +50,27 @@ const HTML_PAGE = '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></he
 
 /** Hub answers that are errors, each with what the HubApiError must say. */
 const errorAnswers: { what: string; status: number; body: string; headers: Record<string, string>; message: RegExp }[] = [
-  { what: '500 with an HTML page', status: 500, body: HTML_PAGE, headers: { 'content-type': 'text/html', 'x-request-id': 'req-500' }, message: /^no message \(HTTP 500 from .*, request id req-500\)$/ },
-  { what: '502 with an HTML page', status: 502, body: HTML_PAGE, headers: { 'content-type': 'text/html' }, message: /^no message \(HTTP 502 from / },
-  { what: '503 with plain text', status: 503, body: 'upstream connect error', headers: { 'x-amz-cf-id': 'cf-1' }, message: /^upstream connect error \(HTTP 503 from .*, request id cf-1\)$/ },
+  {
+    what: '500 with an HTML page',
+    status: 500,
+    body: HTML_PAGE,
+    headers: { 'content-type': 'text/html', 'x-request-id': 'req-500' },
+    message: /^no message \(HTTP 500 from .*, request id req-500\)$/,
+  },
+  {
+    what: '502 with an HTML page',
+    status: 502,
+    body: HTML_PAGE,
+    headers: { 'content-type': 'text/html' },
+    message: /^no message \(HTTP 502 from /,
+  },
+  {
+    what: '503 with plain text',
+    status: 503,
+    body: 'upstream connect error',
+    headers: { 'x-amz-cf-id': 'cf-1' },
+    message: /^upstream connect error \(HTTP 503 from .*, request id cf-1\)$/,
+  },
   { what: '504 with an empty body', status: 504, body: '', headers: {}, message: /^no message \(HTTP 504 from / },
   {
     what: '429 with Retry-After',
@@ -69,12 +99,24 @@ const malformedAnswers = [
 /** JSON of the wrong shape, per reading call. */
 const wrongShapes: Record<'list' | 'one', { what: string; body: unknown; message: RegExp }[]> = {
   list: [
-    { what: 'an object, not a list', body: { webhooks: [urlWebhookJson] }, message: /unexpected answer from the hub: the webhook list is not an array/ },
-    { what: 'a list with a webhook whose watched is not a list', body: [{ ...urlWebhookJson, watched: 'user:julien-c' }], message: /"watched" is not a list of \{type, name\}/ },
+    {
+      what: 'an object, not a list',
+      body: { webhooks: [urlWebhookJson] },
+      message: /unexpected answer from the hub: the webhook list is not an array/,
+    },
+    {
+      what: 'a list with a webhook whose watched is not a list',
+      body: [{ ...urlWebhookJson, watched: 'user:julien-c' }],
+      message: /"watched" is not a list of \{type, name\}/,
+    },
   ],
   one: [
     { what: 'no "webhook" wrapper', body: urlWebhookJson, message: /unexpected answer from the hub: no "webhook" key in the answer/ },
-    { what: 'watched not a list', body: { webhook: { ...urlWebhookJson, watched: { type: 'user' } } }, message: /"watched" is not a list of \{type, name\}/ },
+    {
+      what: 'watched not a list',
+      body: { webhook: { ...urlWebhookJson, watched: { type: 'user' } } },
+      message: /"watched" is not a list of \{type, name\}/,
+    },
     { what: 'a webhook without an id', body: { webhook: { ...urlWebhookJson, id: 42 } }, message: /webhook without an "id"/ },
     { what: 'disabled as a string', body: { webhook: { ...urlWebhookJson, disabled: 'false' } }, message: /"disabled" is not a boolean/ },
   ],
@@ -95,7 +137,11 @@ t.test('hub error statuses: a HubApiError with the status, the hub message, the 
       interceptor(call).reply(answer.status, answer.body, answer.headers);
       const error = await failure(call);
       t.type(error, HubApiError, `${call.name}, ${answer.what}`);
-      t.match(error, { status: answer.status, method: call.method, url: HUB + call.path, message: answer.message }, `${call.name}, ${answer.what}`);
+      t.match(
+        error,
+        { status: answer.status, method: call.method, url: HUB + call.path, message: answer.message },
+        `${call.name}, ${answer.what}`,
+      );
       t.notOk(error.message.includes(TOKEN) || (error as HubApiError).serverMessage?.includes(TOKEN), 'no token in the error');
       t.notMatch(error.message, /<html|<!DOCTYPE/i, 'no HTML in the message');
     }
@@ -157,14 +203,17 @@ t.test('any webhook id stays one URL-encoded path segment', async (t) => {
   const id = fc.oneof(
     fc.string({ unit: 'binary', minLength: 1 }),
     fc.constantFrom('../enable', '..%2F', '%2e%2e', './x', 'a/b', 'a?b=1', 'a#b', '?', '#', ' x ', 'ö/ü', '\u{1F600}', 'a%20b', '..\\x'),
-    fc.array(fc.constantFrom('.', '..', '/', '?', '#', '%', 'a', '%2F', '\\'), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')),
+    fc
+      .array(fc.constantFrom('.', '..', '/', '?', '#', '%', 'a', '%2F', '\\'), { minLength: 1, maxLength: 6 })
+      .map((parts) => parts.join('')),
   );
   await fc.assert(
     fc.asyncProperty(id, async (webhookId) => {
       seen.length = 0;
       const error = await getWebhook({ ...hubOptions, fetch, webhookId }).catch((e: unknown) => e);
       if (webhookId.trim() === '' || webhookId === '.' || webhookId === '..') {
-        if (!(error instanceof WebhookInputError) || seen.length !== 0) throw new Error(`"${webhookId}" should be refused before any request`);
+        if (!(error instanceof WebhookInputError) || seen.length !== 0)
+          throw new Error(`"${webhookId}" should be refused before any request`);
         return;
       }
       if (!(error instanceof HubApiError) || error.status !== 404) throw new Error(`"${webhookId}": ${String(error)}`);
@@ -196,7 +245,10 @@ t.test('any answer at all: a webhook, or a HubApiError with that status, never a
       fc.string({ unit: 'binary' }),
       fc.constant(`{"error":"Bearer ${TOKEN}"}`),
     ),
-    headers: fc.record({ 'x-request-id': fc.stringMatching(/^[\x21-\x7e]{1,40}$/), 'x-error-message': fc.stringMatching(/^[\x20-\x7e]{0,60}$/) }, { requiredKeys: [] }),
+    headers: fc.record(
+      { 'x-request-id': fc.stringMatching(/^[\x21-\x7e]{1,40}$/), 'x-error-message': fc.stringMatching(/^[\x20-\x7e]{0,60}$/) },
+      { requiredKeys: [] },
+    ),
     call: fc.constantFrom(...calls),
   });
   await fc.assert(

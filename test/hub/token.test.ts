@@ -9,18 +9,33 @@ t.test('order: explicit, HF_TOKEN, HUGGING_FACE_HUB_TOKEN, then the token file',
   t.equal(await resolveToken('hf_explicit', env), 'hf_explicit');
   t.equal(await resolveToken(undefined, env), 'hf_fromEnv');
   t.equal(await resolveToken(undefined, { ...env, HF_TOKEN: '' }), 'hf_legacy');
-  t.equal(await resolveToken(undefined, { HF_TOKEN_PATH: env.HF_TOKEN_PATH }), 'hf_fromFile', 'the trailing newline is not part of the token');
+  t.equal(
+    await resolveToken(undefined, { HF_TOKEN_PATH: env.HF_TOKEN_PATH }),
+    'hf_fromFile',
+    'the trailing newline is not part of the token',
+  );
   t.equal(await resolveToken('  \n', { HF_TOKEN: ' hf_trimmed\r\n' }), 'hf_trimmed', 'blank values count as absent');
 });
 
-t.test('the token file: HF_TOKEN_PATH, else $HF_HOME/token, else $XDG_CACHE_HOME/huggingface/token, else ~/.cache/huggingface/token', async (t) => {
-  const dir = t.testdir({ hfhome: { token: 'hf_home' }, xdg: { huggingface: { token: 'hf_xdg' } }, home: { '.cache': { huggingface: { token: 'hf_default' } } } });
-  t.equal(await resolveToken(undefined, { HF_HOME: join(dir, 'hfhome') }), 'hf_home');
-  t.equal(await resolveToken(undefined, { XDG_CACHE_HOME: join(dir, 'xdg'), HOME: join(dir, 'home') }), 'hf_xdg');
-  t.equal(await resolveToken(undefined, { HOME: join(dir, 'home') }), 'hf_default');
-  t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '~/secrets/hf' }), '/home/ada/secrets/hf', '~ is expanded as the hub tools do');
-  t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '~' }), '/home/ada/token');
-});
+t.test(
+  'the token file: HF_TOKEN_PATH, else $HF_HOME/token, else $XDG_CACHE_HOME/huggingface/token, else ~/.cache/huggingface/token',
+  async (t) => {
+    const dir = t.testdir({
+      hfhome: { token: 'hf_home' },
+      xdg: { huggingface: { token: 'hf_xdg' } },
+      home: { '.cache': { huggingface: { token: 'hf_default' } } },
+    });
+    t.equal(await resolveToken(undefined, { HF_HOME: join(dir, 'hfhome') }), 'hf_home');
+    t.equal(await resolveToken(undefined, { XDG_CACHE_HOME: join(dir, 'xdg'), HOME: join(dir, 'home') }), 'hf_xdg');
+    t.equal(await resolveToken(undefined, { HOME: join(dir, 'home') }), 'hf_default');
+    t.equal(
+      tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '~/secrets/hf' }),
+      '/home/ada/secrets/hf',
+      '~ is expanded as the hub tools do',
+    );
+    t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '~' }), '/home/ada/token');
+  },
+);
 
 t.test('no token anywhere: a HubConfigError that says how to provide one', async (t) => {
   const dir = t.testdir({});
@@ -42,7 +57,7 @@ t.test('a token path that is a folder counts as absent; an unreadable file is an
 
 t.test('HF_TOKEN_PATH and HF_HOME expand ~ and $VAR / ${VAR} as huggingface_hub does', async (t) => {
   const dir = t.testdir({ secrets: { token: 'hf_expanded' } });
-  t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '$SECRETS/hf' , SECRETS: '/run/secrets' }), '/run/secrets/hf');
+  t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '$SECRETS/hf', SECRETS: '/run/secrets' }), '/run/secrets/hf');
   t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '${DATA}/hf', DATA: '/data' }), '/data/hf/token');
   t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '~/$SUB', SUB: 'x' }), '/home/ada/x/token', '~ first, then variables');
   t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '/a/$UNSET/b' }), '/a/$UNSET/b', 'an unknown variable stays as written');
@@ -58,6 +73,10 @@ t.test('HF_HUB_DISABLE_IMPLICIT_TOKEN: only an explicit token counts, and the er
     t.equal(await resolveToken(undefined, { ...env, HF_HUB_DISABLE_IMPLICIT_TOKEN: value }), 'hf_env', `"${value}" is not true`);
   }
   for (const value of ['1', 'ON', 'True']) {
-    await t.rejects(resolveToken(undefined, { ...env, HF_HUB_DISABLE_IMPLICIT_TOKEN: value }), { name: 'HubConfigError' }, `"${value}" is true`);
+    await t.rejects(
+      resolveToken(undefined, { ...env, HF_HUB_DISABLE_IMPLICIT_TOKEN: value }),
+      { name: 'HubConfigError' },
+      `"${value}" is true`,
+    );
   }
 });

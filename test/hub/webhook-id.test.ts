@@ -28,7 +28,10 @@ t.test('every call on one webhook takes its id positionally, beside the options'
   t.equal((await getWebhook(id, hubOptions)).id, id);
   t.equal((await enableWebhook(id, { token: TOKEN, env: {} })).disabled, false);
   t.equal((await disableWebhook(id, hubOptions)).disabled, true);
-  t.equal((await updateWebhook(id, { ...hubOptions, url: 'https://example.com/new', watched: [{ type: 'model', name: 'gpt2' }] })).url, 'https://example.com/new');
+  t.equal(
+    (await updateWebhook(id, { ...hubOptions, url: 'https://example.com/new', watched: [{ type: 'model', name: 'gpt2' }] })).url,
+    'https://example.com/new',
+  );
   t.equal(await deleteWebhook(id, hubOptions), undefined);
   t.ok(scope.isDone());
 });

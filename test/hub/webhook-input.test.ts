@@ -19,11 +19,17 @@ t.test('create body: watched first, optional keys only when given, jobId becomes
 t.test('every rule has its own clear message', (t) => {
   const bad: [Parameters<typeof createWebhookBody>[0], RegExp][] = [
     [{ url: 'https://x.y', watched: [] }, /Watch at least one item.*dataset, model, org, space, user/],
-    [{ url: 'https://x.y', watched: [{ type: 'repo' as WatchedItem['type'], name: 'x' }] }, /Invalid watched type "repo". Valid types: dataset, model, org, space, user\./],
+    [
+      { url: 'https://x.y', watched: [{ type: 'repo' as WatchedItem['type'], name: 'x' }] },
+      /Invalid watched type "repo". Valid types: dataset, model, org, space, user\./,
+    ],
     [{ url: 'https://x.y', watched: [{ type: 'user', name: ' ' }] }, /A watched user needs a name/],
     [{ url: 'ftp://x.y', watched }, /must be an http\(s\) URL, got "ftp:\/\/x.y"/],
     [{ url: 'nope', watched }, /must be an http\(s\) URL/],
-    [{ url: 'https://x.y', watched, domains: ['discussions' as 'discussion'] }, /Invalid domain "discussions". Valid domains: repo, discussion\./],
+    [
+      { url: 'https://x.y', watched, domains: ['discussions' as 'discussion'] },
+      /Invalid domain "discussions". Valid domains: repo, discussion\./,
+    ],
     [{ url: 'https://x.y', watched, secret: 'é' }, /printable ASCII/],
   ];
   for (const [input, message] of bad) {

@@ -13,7 +13,9 @@ t.test('a URL webhook and a job webhook read as typed objects; unknown keys drop
   });
   const job = readWebhook({ ...jobWebhookJson, url: null, secret: null });
   t.same(Object.keys(job), ['id', 'job', 'watched', 'domains', 'disabled']);
-  t.same(readWebhook({ ...urlWebhookJson, watched: [{ type: 'model', name: 'gpt2', extra: 1 }] }).watched, [{ type: 'model', name: 'gpt2' }]);
+  t.same(readWebhook({ ...urlWebhookJson, watched: [{ type: 'model', name: 'gpt2', extra: 1 }] }).watched, [
+    { type: 'model', name: 'gpt2' },
+  ]);
   t.end();
 });
 

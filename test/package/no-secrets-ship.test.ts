@@ -47,14 +47,19 @@ t.test('a build with secrets in its environment leaves none in the package or th
 
   const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', build], { cwd: build, env });
   const [packed] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
-  t.ok(packed.files.some((file) => file.path === 'oclif.manifest.json'), 'the manifest is packed');
+  t.ok(
+    packed.files.some((file) => file.path === 'oclif.manifest.json'),
+    'the manifest is packed',
+  );
   const unpacked = join(build, 'unpacked');
   await run('mkdir', [unpacked]);
   await run('tar', ['-xzf', join(build, packed.filename), '-C', unpacked]);
   t.same(markersIn(filesBelow(unpacked), build), [], 'no marker secret in any packed file');
 
   // `docker build .` sends every file .dockerignore lets through.
-  const ignored = readFileSync(join(build, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+  const ignored = readFileSync(join(build, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim());
   for (const local of ['oclif.manifest.json', 'emotions.json', '.env', 'node_modules', 'dist-test']) {
     t.ok(ignored.includes(local), `.dockerignore leaves out ${local}`);
   }

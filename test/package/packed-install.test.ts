@@ -22,14 +22,23 @@ t.test('the packed tarball installs with production dependencies, serves /health
 
   const installed = join(app, 'node_modules');
   t.ok(existsSync(join(installed, 'emotion-hub', 'dist', 'webhooks', 'samples', 'repo.content.json')), 'the sample payloads are shipped');
-  for (const dev of ['tap', 'nock', 'typescript', 'oclif', '@oclif/test', 'playwright-core']) t.notOk(existsSync(join(installed, dev)), `no ${dev}`);
+  for (const dev of ['tap', 'nock', 'typescript', 'oclif', '@oclif/test', 'playwright-core'])
+    t.notOk(existsSync(join(installed, dev)), `no ${dev}`);
   const axios = JSON.parse(readFileSync(join(installed, 'axios', 'package.json'), 'utf8')) as { version: string };
   t.equal(axios.version, '0.35.0', "localtunnel's axios is overridden to a fixed release");
 
   const child = spawn(join(installed, '.bin', 'hub'), ['serve'], {
     cwd: app,
     // The image's environment, on loopback (the 0.0.0.0 rule of a Space is tested in listen-host.test.ts).
-    env: { PATH: process.env.PATH, HOME: app, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', EMOTIONS_FILE: join(app, 'data', 'emotions.json'), DEBUG: '0' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: app,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      EMOTIONS_FILE: join(app, 'data', 'emotions.json'),
+      DEBUG: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.teardown(() => void child.kill());
@@ -50,7 +59,11 @@ t.test('the packed tarball installs with production dependencies, serves /health
 
   const imported = await run(
     process.execPath,
-    ['--input-type=module', '-e', "for (const entry of ['emotion-hub', 'emotion-hub/webhooks', 'emotion-hub/hub', 'emotion-hub/chat']) console.log(entry, Object.keys(await import(entry)).length > 0)"],
+    [
+      '--input-type=module',
+      '-e',
+      "for (const entry of ['emotion-hub', 'emotion-hub/webhooks', 'emotion-hub/hub', 'emotion-hub/chat']) console.log(entry, Object.keys(await import(entry)).length > 0)",
+    ],
     { cwd: app },
   );
   t.equal(imported.stdout, 'emotion-hub true\nemotion-hub/webhooks true\nemotion-hub/hub true\nemotion-hub/chat true\n');

@@ -17,7 +17,13 @@ async function importEntry(t: Test, entry: string, then = ''): Promise<{ package
   const record = join(t.testdir({}), 'loaded.json');
   const { stdout } = await run(
     process.execPath,
-    ['--import', './test/support/record-imports.mjs', '--input-type=module', '-e', `const m = await import('${entry}'); ${then}; console.log(JSON.stringify(Object.keys(m)))`],
+    [
+      '--import',
+      './test/support/record-imports.mjs',
+      '--input-type=module',
+      '-e',
+      `const m = await import('${entry}'); ${then}; console.log(JSON.stringify(Object.keys(m)))`,
+    ],
     { cwd: ROOT, env: { ...process.env, RECORD_IMPORTS_FILE: record } },
   );
   const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];
@@ -29,7 +35,10 @@ t.before(() => ensureBuilt());
 
 t.test('package.json exports the four entries of the DESIGN contract, with their types', (t) => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-  t.same(Object.keys(pkg.exports).filter((key) => key !== './package.json'), ['.', './webhooks', './hub', './chat']);
+  t.same(
+    Object.keys(pkg.exports).filter((key) => key !== './package.json'),
+    ['.', './webhooks', './hub', './chat'],
+  );
   for (const [key, target] of Object.entries(pkg.exports)) {
     if (key === './package.json') continue;
     t.match(target, { types: /^\.\/dist\/.*\.d\.ts$/, import: /^\.\/dist\/.*\.js$/ }, key);
@@ -38,8 +47,14 @@ t.test('package.json exports the four entries of the DESIGN contract, with their
 });
 
 for (const [entry, names] of [
-  ['emotion-hub/webhooks', ['WebhooksServer', 'webhookEndpoint', 'verifyWebhookSecret', 'parseWebhookPayload', 'sendTestDelivery', 'localTunnel']],
-  ['emotion-hub/hub', ['listWebhooks', 'getWebhook', 'createWebhook', 'updateWebhook', 'enableWebhook', 'disableWebhook', 'deleteWebhook', 'HubApiError']],
+  [
+    'emotion-hub/webhooks',
+    ['WebhooksServer', 'webhookEndpoint', 'verifyWebhookSecret', 'parseWebhookPayload', 'sendTestDelivery', 'localTunnel'],
+  ],
+  [
+    'emotion-hub/hub',
+    ['listWebhooks', 'getWebhook', 'createWebhook', 'updateWebhook', 'enableWebhook', 'disableWebhook', 'deleteWebhook', 'HubApiError'],
+  ],
 ] as const) {
   t.test(`${entry} loads none of the chat machinery (${NOT_IN_LIGHT_ENTRIES.join(', ')})`, async (t) => {
     const { packages, exports } = await importEntry(t, entry);
@@ -68,10 +83,12 @@ t.test('what hub serve loads before it listens holds none of the chat machinery,
 
 t.test('emotion-hub/chat is the chat service; emotion-hub is everything, chat machinery included', async (t) => {
   const chat = await importEntry(t, 'emotion-hub/chat');
-  for (const name of ['startChatService', 'runChatService', 'loadChatConfig', 'buildApp']) t.ok(chat.exports.includes(name), `chat exports ${name}`);
+  for (const name of ['startChatService', 'runChatService', 'loadChatConfig', 'buildApp'])
+    t.ok(chat.exports.includes(name), `chat exports ${name}`);
   t.notOk(chat.exports.includes('WebhooksServer'));
   const all = await importEntry(t, 'emotion-hub');
-  for (const name of ['startChatService', 'WebhooksServer', 'listWebhooks', 'createSystemMachine']) t.ok(all.exports.includes(name), `the entry exports ${name}`);
+  for (const name of ['startChatService', 'WebhooksServer', 'listWebhooks', 'createSystemMachine'])
+    t.ok(all.exports.includes(name), `the entry exports ${name}`);
   // The control that shows the recording sees these packages when they are loaded.
   for (const name of NOT_IN_LIGHT_ENTRIES) t.ok(all.packages.has(name), `emotion-hub loads ${name}`);
 });

@@ -138,7 +138,11 @@ async function withInterruptedWrites(t: Test, bytes: number, mode: 'fail' | 'sta
   return { ...module, release, reachedStall };
 }
 
-const previous: EmotionState = { ...state, emotions: { joy: 0.9, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.9 }, avatarShape: 'Circle' };
+const previous: EmotionState = {
+  ...state,
+  emotions: { joy: 0.9, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.9 },
+  avatarShape: 'Circle',
+};
 
 t.test('a write that fails partway leaves the previous file whole, and no temporary file', async (t) => {
   const dir = t.testdir({ 'emotions.json': serializeState(previous) });

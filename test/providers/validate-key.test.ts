@@ -10,7 +10,10 @@ t.before(() => nock.disableNetConnect());
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => nock.enableNetConnect());
 
-const models = (...ids: string[]) => ({ object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })) });
+const models = (...ids: string[]) => ({
+  object: 'list',
+  data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })),
+});
 
 t.test('a key the provider accepts is valid when it offers the configured models', async (t) => {
   const scope = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-secret' } })
@@ -22,7 +25,9 @@ t.test('a key the provider accepts is valid when it offers the configured models
 
 t.test('a model the provider does not offer fails, naming the model, the base URL and up to 10 models offered', async (t) => {
   const offered = Array.from({ length: 12 }, (_, i) => `llama3.${i}`);
-  nock('http://llm.test').get('/v1/models').reply(200, models(...offered));
+  nock('http://llm.test')
+    .get('/v1/models')
+    .reply(200, models(...offered));
   const error = await validateProviderKey(provider, ['gpt-4o-mini'], 1000).catch((e: unknown) => e);
   t.type(error, KeyValidationError);
   t.equal(
@@ -42,7 +47,10 @@ t.test('credentials in the base URL never reach the message', async (t) => {
 });
 
 t.test('HTTP 429 counts as a valid key, with one call (no retries), the models unchecked', async (t) => {
-  const scope = nock('http://llm.test').get('/v1/models').once().reply(429, { error: { message: 'Rate limit reached' } });
+  const scope = nock('http://llm.test')
+    .get('/v1/models')
+    .once()
+    .reply(429, { error: { message: 'Rate limit reached' } });
   t.match(await validateProviderKey(provider, ['m'], 1000), { detail: /429/, modelsUnchecked: /HTTP 429/ });
   t.ok(scope.isDone());
 });

@@ -56,7 +56,10 @@ t.test('Redis away: reads and writes reject with a clear error, and work again o
   const store = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
   await store.remember(SESSION, 'before', 'kept');
   await server.stop();
-  await t.rejects(store.history(SESSION), { name: 'RedisUnavailableError', message: /^Redis is unavailable: cannot read the conversation/ });
+  await t.rejects(store.history(SESSION), {
+    name: 'RedisUnavailableError',
+    message: /^Redis is unavailable: cannot read the conversation/,
+  });
   await t.rejects(store.remember(SESSION, 'a', 'b'), { name: 'RedisUnavailableError', message: /cannot remember the conversation/ });
   await server.start();
   const history = await eventually('the client to reconnect by itself', () => store.history(SESSION).catch(() => undefined));

@@ -50,7 +50,10 @@ t.test('one replica holds the lease; when it dies another takes over within the 
   t.notOk(leases[holder]!.held(), 'the dead holder counts itself out');
   // At most the lease time and a renewal period in theory; the margin is for a loaded machine.
   t.ok(tookOver <= TTL_MS + TTL_MS / 3 + 700, `taken over within the lease time (${tookOver} ms)`);
-  t.match(logs[next]!.lines().map((line) => line.msg), ['this replica holds the drift lease: it drifts the shared mood']);
+  t.match(
+    logs[next]!.lines().map((line) => line.msg),
+    ['this replica holds the drift lease: it drifts the shared mood'],
+  );
 });
 
 t.test('closing the holder hands the lease over at once', async (t) => {
@@ -73,7 +76,12 @@ t.test('a holder cut off from Redis counts itself out within the lease time, and
   const server = await startRedisServer(t);
   const keys = redisKeys('frozen:');
   const log = capturedLogger();
-  const lease = new RedisDriftLease({ client: await redisClient(t, server.url, { commandTimeoutMs: 50 }), keys, logger: log.logger, ttlMs: TTL_MS });
+  const lease = new RedisDriftLease({
+    client: await redisClient(t, server.url, { commandTimeoutMs: 50 }),
+    keys,
+    logger: log.logger,
+    ttlMs: TTL_MS,
+  });
   t.teardown(() => lease.close());
   await eventually('the lease', () => (lease.held() ? true : undefined));
   server.freeze();

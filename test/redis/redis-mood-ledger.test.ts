@@ -32,12 +32,7 @@ interface Replica {
   readonly failures: Error[];
 }
 
-async function replica(
-  t: Test,
-  server: RedisServer,
-  keys: RedisKeys,
-  options: Partial<RedisMoodLedgerOptions> = {},
-): Promise<Replica> {
+async function replica(t: Test, server: RedisServer, keys: RedisKeys, options: Partial<RedisMoodLedgerOptions> = {}): Promise<Replica> {
   const failures: Error[] = [];
   const ledger = await RedisMoodLedger.open({
     client: await redisClient(t, server.url, { commandTimeoutMs: 500 }),
@@ -88,7 +83,9 @@ t.test('the first replica seeds the snapshot; a later one starts from the snapsh
   for (let n = 0; n < 5; n++) await first.ledger.append(chat(n));
   await eventually('five changes', () => (first.seen.length === 5 ? true : undefined));
   const client = await redisClient(t, server.url);
-  await eventually('the coalesced snapshot to cover all five', async () => ((await loadMoodSnapshot(client, keys))?.position.seq === 5 ? true : undefined));
+  await eventually('the coalesced snapshot to cover all five', async () =>
+    (await loadMoodSnapshot(client, keys))?.position.seq === 5 ? true : undefined,
+  );
   await first.ledger.append(drift(1)); // after the snapshot: read from the stream by the next replica
   await eventually('six changes', () => (first.seen.length === 6 ? true : undefined));
   const later = await replica(t, server, keys, { seed: async () => t.fail('read a seed although Redis has a snapshot') as never });
@@ -153,11 +150,19 @@ t.test('Redis stopped and started again: appends fail fast, then everything comm
   t.match((error as Error).message, /^Redis is unavailable: cannot record the mood change/);
 
   await server.start();
-  await eventually('the client to be back', () => a.ledger.append(chat(6)).then(() => true, () => undefined));
+  await eventually('the client to be back', () =>
+    a.ledger.append(chat(6)).then(
+      () => true,
+      () => undefined,
+    ),
+  );
   await b.ledger.append(drift(7));
   await eventually('both to see seven changes', () => (a.seen.length === 7 && b.seen.length === 7 ? true : undefined));
   t.same(a.seen, b.seen);
-  t.notOk(a.seen.some((change) => change.kind === 'chat' && change.correlationId === 'chat-50'), 'the failed append never took effect');
+  t.notOk(
+    a.seen.some((change) => change.kind === 'chat' && change.correlationId === 'chat-50'),
+    'the failed append never took effect',
+  );
   t.equal(await server.cli('XLEN', keys.moodStream), '7', 'seven entries: none written twice');
   const client = await redisClient(t, server.url);
   t.same((await replayMoodStream(client, keys)).state, a.ledger.state);

@@ -6,14 +6,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import { bodyLimitFor } from '../../src/http/app.js';
 import { completion, modelList, readyApp } from '../support/chat-system-harness.js';
-import {
-  ASSETS,
-  allowedStatuses,
-  chatRequests,
-  hasHugeHeaders,
-  requests,
-  type RawRequest,
-} from '../support/bad-requests.js';
+import { ASSETS, allowedStatuses, chatRequests, hasHugeHeaders, requests, type RawRequest } from '../support/bad-requests.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // Issue 7, bad input: thousands of generated requests against the real app and
@@ -39,7 +32,10 @@ function checkAnswer(request: RawRequest, answer: Answer): void {
   assert.ok(allowed.includes(answer.status), `status ${answer.status} for ${request.method} ${request.url}, allowed ${allowed.join(', ')}`);
   const path = request.url.split('?')[0]!;
   if (answer.status === 200 && path.startsWith('/assets/') && request.method === 'GET') {
-    assert.ok([...ASSETS.values()].some((asset) => asset.equals(answer.body)), `${path} served something that is not a page asset`);
+    assert.ok(
+      [...ASSETS.values()].some((asset) => asset.equals(answer.body)),
+      `${path} served something that is not a page asset`,
+    );
   }
   if (answer.status >= 400 && request.method !== 'HEAD') {
     assert.match(answer.type ?? '', /^application\/json/, `error ${answer.status} is JSON`);
@@ -75,18 +71,30 @@ async function fuzz(
 t.test('app.inject: 2,000 random requests to every endpoint', async (t) => {
   const { app, calls, exits } = await readyApp(t, ENV);
   const send = async ({ method, url, headers, payload }: RawRequest): Promise<Answer> => {
-    const response = await app.inject({ method: method as 'GET', url, headers, payload: payload === undefined ? undefined : Buffer.from(payload) });
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      payload: payload === undefined ? undefined : Buffer.from(payload),
+    });
     return { status: response.statusCode, type: response.headers['content-type'] as string | undefined, body: response.rawPayload };
   };
   const chats = () => calls.filter((call) => call.endsWith('/chat/completions')).length;
 
   const any = await fuzz(requests(MAX, LIMIT), 1200, send, chats);
   const chat = await fuzz(chatRequests(MAX, LIMIT), 800, send, chats);
-  t.comment(`any endpoint: ${any.rejected} rejected, ${any.accepted} accepted; /api/chat: ${chat.rejected} rejected, ${chat.accepted} accepted`);
+  t.comment(
+    `any endpoint: ${any.rejected} rejected, ${any.accepted} accepted; /api/chat: ${chat.rejected} rejected, ${chat.accepted} accepted`,
+  );
   t.ok(any.rejected > 500 && chat.rejected > 250, 'most generated requests are rejected');
   t.ok(chat.accepted > 0, 'some generated messages are valid and chat');
 
-  const valid = await send({ method: 'POST', url: '/api/chat', headers: { 'content-type': 'application/json' }, payload: '{"message":"still there?"}' });
+  const valid = await send({
+    method: 'POST',
+    url: '/api/chat',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"message":"still there?"}',
+  });
   t.equal(valid.status, 200, 'a valid chat still works afterwards');
   t.equal(JSON.parse(valid.body.toString()).response, 'I hear you.');
   t.same(exits, [], 'the system never asked to exit');
@@ -115,7 +123,12 @@ t.test('real HTTP on port 0: 150 random requests, keep-alive, against the whole 
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () =>
-          resolve({ status: response.statusCode!, type: response.headers['content-type'], body: Buffer.concat(chunks), connection: response.headers.connection }),
+          resolve({
+            status: response.statusCode!,
+            type: response.headers['content-type'],
+            body: Buffer.concat(chunks),
+            connection: response.headers.connection,
+          }),
         );
         response.on('error', reject);
       });
@@ -148,7 +161,7 @@ t.test('real HTTP on port 0: 150 random requests, keep-alive, against the whole 
   t.match(unframed, /\{"error":"Malformed HTTP request"\}$/, 'its body is a JSON error');
   t.equal((await send({ method: 'GET', url: '/health', headers: {} })).status, 200, 'the keep-alive client goes on without a reset');
   t.comment(`over HTTP: ${counts.rejected} rejected, ${counts.accepted} accepted`);
-  t.ok(counts.rejected > 100, "most generated requests are rejected");
+  t.ok(counts.rejected > 100, 'most generated requests are rejected');
   const valid = await service.chat({ message: 'still there?' });
   t.match(valid, { status: 200, body: { response: 'Over the wire.' } }, 'a valid chat still works afterwards');
   t.same(service.exits, []);

@@ -56,7 +56,11 @@ t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds
       }).catch(() => undefined),
     );
     // `emotions.loaded` is on disk (on a loaded machine the first buffer can go out before it); then a random moment.
-    await eventually(`run ${run}'s emotions.loaded on disk`, () => existsSync(log) && readFileSync(log, 'utf8').includes('"type":"emotions.loaded"'), { intervalMs: 5 });
+    await eventually(
+      `run ${run}'s emotions.loaded on disk`,
+      () => existsSync(log) && readFileSync(log, 'utf8').includes('"type":"emotions.loaded"'),
+      { intervalMs: 5 },
+    );
     await new Promise((resolve) => setTimeout(resolve, random() * 120));
     child.kill('SIGKILL');
     await child.exited;
@@ -66,7 +70,11 @@ t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds
     const states = await statesOf(log);
     t.ok(states.length > 0, `run ${run}'s log starts with the state it loaded`);
     if (persisted) t.same(states[0], persisted, `run ${run} came up with exactly the persisted state`);
-    t.same(readdirSync(dir).filter((name) => name.includes('.tmp-') && !name.includes(`-${child.pid}-`)), [], `run ${run} cleared older runs' temporary files`);
+    t.same(
+      readdirSync(dir).filter((name) => name.includes('.tmp-') && !name.includes(`-${child.pid}-`)),
+      [],
+      `run ${run} cleared older runs' temporary files`,
+    );
     // A kill between a temporary file's write and its rename leaves it behind; the next start removes it.
     leftovers += readdirSync(dir).filter((name) => name.includes('.tmp-')).length;
     if (!existsSync(emotionsFile)) {
@@ -78,7 +86,9 @@ t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds
     else t.ok(state.lastUpdated >= states.at(-1)!.lastUpdated, `run ${run}: a state newer than the log's lost tail`);
     persisted = state;
   }
-  t.comment(`${exact} of ${KILLS} files matched a logged state exactly, the others were newer than their log's tail; ${leftovers} temporary files left by kills`);
+  t.comment(
+    `${exact} of ${KILLS} files matched a logged state exactly, the others were newer than their log's tail; ${leftovers} temporary files left by kills`,
+  );
   t.ok(persisted, 'something was persisted');
   t.ok(provider.calls.filter((call) => call.endsWith('/chat/completions')).length >= KILLS, 'the chats reached the provider');
 
@@ -90,6 +100,10 @@ t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds
   t.same(status.emotions, roundEmotions(persisted!.emotions), 'the restarted service serves the persisted emotions');
   last.kill('SIGTERM');
   t.equal(await last.exited, 0);
-  t.same(readdirSync(dir).filter((name) => name.includes('.tmp-')), [], 'no temporary file is left at the end');
+  t.same(
+    readdirSync(dir).filter((name) => name.includes('.tmp-')),
+    [],
+    'no temporary file is left at the end',
+  );
   t.same(parseEmotionsFile(emotionsFile, readFileSync(emotionsFile, 'utf8')), persisted, 'a graceful stop writes the same state');
 });

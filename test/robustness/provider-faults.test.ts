@@ -35,17 +35,26 @@ const FAULTS: Case[] = [
     fault: (i) => i.replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })),
     cause: /cannot connect \(.*ECONNREFUSED/,
   },
-  { name: 'a body that is not JSON', fault: (i) => i.reply(200, '<html>502 Bad Gateway</html>', { 'content-type': 'application/json' }), cause: /JSON|Unexpected token/ },
+  {
+    name: 'a body that is not JSON',
+    fault: (i) => i.reply(200, '<html>502 Bad Gateway</html>', { 'content-type': 'application/json' }),
+    cause: /JSON|Unexpected token/,
+  },
 ];
 
 const CHAT_ONLY: Case[] = [
-  { name: 'HTTP 429 (no retries left)', fault: (i) => i.reply(429, { error: { message: 'Rate limit reached' } }), cause: /HTTP 429.*Rate limit/ },
+  {
+    name: 'HTTP 429 (no retries left)',
+    fault: (i) => i.reply(429, { error: { message: 'Rate limit reached' } }),
+    cause: /HTTP 429.*Rate limit/,
+  },
   { name: 'JSON of the wrong shape', fault: (i) => i.reply(200, { result: 'hello' }), cause: /malformed reply: no "choices" list/ },
   { name: 'empty choices', fault: (i) => i.reply(200, { ...completion('x'), choices: [] }), cause: /empty reply/ },
   { name: 'a null content', fault: (i) => i.reply(200, completion(null)), cause: /empty reply/ },
 ];
 
-const chat = (bus: Bus, message: string) => bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 2000);
+const chat = (bus: Bus, message: string) =>
+  bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 2000);
 const models = () => nock(BASE_URL.replace('/v1', '')).get('/v1/models');
 
 function fatalLine(t: Test, logs: Record<string, unknown>[], cause: RegExp): void {
@@ -73,7 +82,10 @@ t.test('startup, the key check meets JSON of another shape: the provider accepte
   system.start();
   t.equal(await system.settled(), 'ready');
   t.same(exits, []);
-  t.match(logs.find((line) => line.level === 40)?.msg, /its answer was not a model list: whether it offers gpt-4o-mini could not be checked/);
+  t.match(
+    logs.find((line) => line.level === 40)?.msg,
+    /its answer was not a model list: whether it offers gpt-4o-mini could not be checked/,
+  );
 });
 
 for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {

@@ -36,7 +36,10 @@ t.test('seededRandom repeats its sequence for a seed and stays in [0, 1)', (t) =
   const b = seededRandom(42);
   const c = seededRandom(43);
   const first = Array.from({ length: 1000 }, () => a());
-  t.same(first, Array.from({ length: 1000 }, () => b()));
+  t.same(
+    first,
+    Array.from({ length: 1000 }, () => b()),
+  );
   t.not(first[0], c());
   t.ok(first.every((value) => value >= 0 && value < 1));
   const mean = first.reduce((sum, value) => sum + value, 0) / first.length;

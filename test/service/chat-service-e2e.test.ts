@@ -115,7 +115,9 @@ t.test('a provider failure during a chat: a JSON error, the event log flushed, t
   nock(PROVIDER).get('/v1/models').reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e' });
   await service.settled();
-  nock(PROVIDER).post('/v1/chat/completions').reply(500, { error: { message: 'model overloaded' } });
+  nock(PROVIDER)
+    .post('/v1/chat/completions')
+    .reply(500, { error: { message: 'model overloaded' } });
   const chat = await service.chat({ message: 'hello there' });
   t.equal(chat.status, 502);
   t.match(chat.body, { error: /language model failed/, status: 'error' });

@@ -32,7 +32,10 @@ t.test('two services on one REDIS_URL share the mood; the first seeds it from it
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const own = (name: string) => ({ EMOTIONS_FILE: join(dir, `${name}.json`), EVENT_LOG: join(dir, `${name}.jsonl`) });
   // A single process's mood, carried over by the first replica ever.
-  const carried = { ...defaultState('2026-11-20T08:00:00.000Z'), emotions: { joy: 0.9, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.4 } };
+  const carried = {
+    ...defaultState('2026-11-20T08:00:00.000Z'),
+    emotions: { joy: 0.9, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.4 },
+  };
   writeFileSync(own('a').EMOTIONS_FILE, JSON.stringify(toEmotionsFile(carried)));
   const first = await startRealService(t, { ...REPLICA, ...own('a'), REDIS_URL: redis.url, REDIS_PREFIX: 'one:' });
   await first.settled();
@@ -41,7 +44,10 @@ t.test('two services on one REDIS_URL share the mood; the first seeds it from it
   const second = await startRealService(t, { ...REPLICA, ...own('b'), REDIS_URL: redis.url, REDIS_PREFIX: 'one:' });
   await second.settled();
   t.equal((await second.get('/api/avatar')).body.emotions.joy, 0.9, "the second starts from the first one's file, through Redis");
-  t.match(first.logs.find((line) => String(line.msg).startsWith('this process is a replica')), { redis: redis.url, prefix: 'one:' });
+  t.match(
+    first.logs.find((line) => String(line.msg).startsWith('this process is a replica')),
+    { redis: redis.url, prefix: 'one:' },
+  );
 
   const answer = await first.chat({ message: 'I love this' });
   t.equal(answer.status, 200);
@@ -53,13 +59,21 @@ t.test('two services on one REDIS_URL share the mood; the first seeds it from it
 
   const client = await redisClient(t, redis.url);
   await first.service.close();
-  t.equal(await redis.cli('CLIENT', 'LIST').then((list) => list.split('\n').filter((line) => / name=(commands|mood-stream) /.test(line)).length), 2, 'the first closed its two connections');
+  t.equal(
+    await redis.cli('CLIENT', 'LIST').then((list) => list.split('\n').filter((line) => / name=(commands|mood-stream) /.test(line)).length),
+    2,
+    'the first closed its two connections',
+  );
   const snapshot = await loadMoodSnapshot(client, redisKeys('one:'));
   t.equal(snapshot?.position.seq, 1, 'the snapshot covers the chat');
 
   await second.service.close();
   const shared = (await replayMoodStream(client, redisKeys('one:'))).state;
-  t.same((await replayEventLog(own('b').EVENT_LOG)).emotions, shared.emotions, "the second replica's own event log replays to the shared state");
+  t.same(
+    (await replayEventLog(own('b').EVENT_LOG)).emotions,
+    shared.emotions,
+    "the second replica's own event log replays to the shared state",
+  );
 });
 
 t.test('a REDIS_URL nobody answers is a start-up error naming it without its password', async (t) => {

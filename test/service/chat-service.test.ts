@@ -79,10 +79,10 @@ t.test('with EVENT_LOG every bus event lands in the file', async (t) => {
 t.test('an event log that cannot be opened is a start error naming EVENT_LOG', async (t) => {
   const dir = tempDir(t);
   const { record, createSystem } = fakeFactory();
-  await t.rejects(
-    startChatService({ config: loadChatConfig({ PORT: '0', EVENT_LOG: dir }), logger: quietLogger(), createSystem }),
-    { name: 'ServiceStartError', message: /^EVENT_LOG: cannot open/ },
-  );
+  await t.rejects(startChatService({ config: loadChatConfig({ PORT: '0', EVENT_LOG: dir }), logger: quietLogger(), createSystem }), {
+    name: 'ServiceStartError',
+    message: /^EVENT_LOG: cannot open/,
+  });
   t.equal(record.started, 0, 'the system never started');
 });
 

@@ -11,7 +11,13 @@ const NOW = '2026-11-23T09:00:00.000Z';
 async function loadingApp(t: Test) {
   const bus = new Bus({ clock: fixedClock(NOW) });
   const close = openLoadingDesk(bus, () => new Date(NOW));
-  const app = await buildApp({ bus, clock: fixedClock(NOW), logger: capturedLogger().logger, config: { maxMessageLength: 50, providerTimeoutMs: 50 }, timeouts: { statusMs: 30, chatMs: 60 } });
+  const app = await buildApp({
+    bus,
+    clock: fixedClock(NOW),
+    logger: capturedLogger().logger,
+    config: { maxMessageLength: 50, providerTimeoutMs: 50 },
+    timeouts: { statusMs: 30, chatMs: 60 },
+  });
   t.teardown(async () => {
     await app.close();
     bus.close();

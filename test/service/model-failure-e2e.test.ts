@@ -92,7 +92,12 @@ t.test('a reply that arrives after the failure changes nothing', async (t) => {
     return new Promise((resolve) => (release = () => resolve(json(200, completion('late but fine')))));
   });
   // The slow chat must still be waiting when the failure comes, however loaded the machine.
-  const service = await startRealService(t, { LLM_API_KEY: 'sk-test-exit', LLM_BASE_URL: provider.baseURL, LLM_TIMEOUT_MS: '20000', DRIFT_INTERVAL_MS: '86400000' });
+  const service = await startRealService(t, {
+    LLM_API_KEY: 'sk-test-exit',
+    LLM_BASE_URL: provider.baseURL,
+    LLM_TIMEOUT_MS: '20000',
+    DRIFT_INTERVAL_MS: '86400000',
+  });
   await service.settled();
   const slow = service.chat({ message: 'I love this so much' });
   await eventually('the prompt at the provider', () => provider.prompts.length === 1);

@@ -31,7 +31,13 @@ async function echoProvider(t: Test): Promise<FakeProvider> {
   );
 }
 
-async function startReplicas(t: Test, redis: RedisServer, provider: FakeProvider, env: Record<string, string>, count = 3): Promise<Replica[]> {
+async function startReplicas(
+  t: Test,
+  redis: RedisServer,
+  provider: FakeProvider,
+  env: Record<string, string>,
+  count = 3,
+): Promise<Replica[]> {
   const dir = t.testdir();
   const runs = Array.from({ length: count }, (_, n) =>
     serve(t, {
@@ -180,11 +186,7 @@ t.test('three replicas share one mood, one ordered stream and the visitors’ co
   const refused = during.filter((answer) => answer.status === 503);
   t.ok(refused.length > 0, `${refused.length} chats were refused during the outage`);
   t.match(refused[0]!.body, { error: 'Chat is unavailable right now: this message changed nothing.' }, 'with a JSON error');
-  t.same(
-    [...new Set(during.map((answer) => answer.status))].sort(),
-    [200, 503],
-    'nothing but 200 and 503',
-  );
+  t.same([...new Set(during.map((answer) => answer.status))].sort(), [200, 503], 'nothing but 200 and 503');
 
   // Everything committed is there, once: entries numbered 1..N without a gap, each chat once.
   const entries = await streamEntries(t, redis);
@@ -228,7 +230,9 @@ t.test('SIGKILL the drifting replica: another drifts within the lease time', asy
 
   holder.run.kill('SIGKILL');
   const killed = Date.now();
-  const next = await eventually('another replica to take the lease', () => replicas.find((replica) => replica !== holder && holding(replica)));
+  const next = await eventually('another replica to take the lease', () =>
+    replicas.find((replica) => replica !== holder && holding(replica)),
+  );
   const tookOver = Date.now() - killed;
   // At most the lease time and a renewal period in theory; the margin is for a loaded machine.
   t.ok(tookOver < 2 * LEASE_MS + 1500, `taken over ${tookOver} ms after the kill (lease ${LEASE_MS} ms, renewed every ${LEASE_MS / 3} ms)`);
@@ -257,7 +261,15 @@ t.test('Redis unreachable at startup: one line naming the URL without its passwo
   const run = serve(t, { REDIS_URL: 'redis://:s3cret-pass@127.0.0.1:1/0', LLM_API_KEY: 'sk-test-replicas' });
   t.equal(await run.exited, 1);
   // oclif wraps its error line at the terminal width: read it as one.
-  const message = run.stderr().replace(/\s*›\s*/g, ' ').replace(/\s+/g, ' ').trim();
-  t.match(message, /^Error: REDIS_URL: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0: connect ECONNREFUSED 127\.0\.0\.1:1$/, 'one message');
+  const message = run
+    .stderr()
+    .replace(/\s*›\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  t.match(
+    message,
+    /^Error: REDIS_URL: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1\/0: connect ECONNREFUSED 127\.0\.0\.1:1$/,
+    'one message',
+  );
   t.notMatch(run.stderr() + JSON.stringify(run.lines), /s3cret/, 'the password is nowhere');
 });

@@ -19,10 +19,16 @@ const NO_DRIFT = { DRIFT_INTERVAL_MS: '86400000' };
 const history = (prompt: ChatCompletionBody | undefined) => prompt?.messages.slice(1, -1).map((m) => `${m.role}: ${m.content}`);
 
 /** Echoes the message back, so each reply says whose it was. */
-const echo = (_request: unknown, body: ChatCompletionBody | undefined) => json(200, completion(`You said: ${body?.messages.at(-1)?.content}`));
+const echo = (_request: unknown, body: ChatCompletionBody | undefined) =>
+  json(200, completion(`You said: ${body?.messages.at(-1)?.content}`));
 
-async function serviceWith(t: Parameters<typeof startRealService>[0], env: Record<string, string> = {}): Promise<{ provider: FakeProvider; service: Started }> {
-  const provider = await startFakeProvider(t, (request, body) => (request.url?.endsWith('/models') ? json(200, modelList()) : echo(request, body)));
+async function serviceWith(
+  t: Parameters<typeof startRealService>[0],
+  env: Record<string, string> = {},
+): Promise<{ provider: FakeProvider; service: Started }> {
+  const provider = await startFakeProvider(t, (request, body) =>
+    request.url?.endsWith('/models') ? json(200, modelList()) : echo(request, body),
+  );
   const service = await startRealService(t, { LLM_API_KEY: 'sk-test-visitors', LLM_BASE_URL: provider.baseURL, ...NO_DRIFT, ...env });
   t.match(await service.settled(), { is_initialized: true });
   return { provider, service };
@@ -35,7 +41,11 @@ t.test('two visitors keep two conversations and share one mood', async (t) => {
 
   const page = await ada.fetch('/');
   t.equal(page.status, 200);
-  t.match(ada.setCookies[0], /^emotion_hub_session=[A-Za-z0-9_-]{22}; Path=\/; HttpOnly; SameSite=Lax$/, 'the page sets the session cookie');
+  t.match(
+    ada.setCookies[0],
+    /^emotion_hub_session=[A-Za-z0-9_-]{22}; Path=\/; HttpOnly; SameSite=Lax$/,
+    'the page sets the session cookie',
+  );
   t.equal(Buffer.from(ada.value!, 'base64url').length, 16, '128 random bits');
 
   await ada.chat('I am Ada and I love chess');
@@ -44,8 +54,16 @@ t.test('two visitors keep two conversations and share one mood', async (t) => {
   await ada.chat('what do I love?');
   const bobSecond = await bob.chat('what do I hate?');
 
-  t.same(history(provider.prompts[2]), ['user: I am Ada and I love chess', 'assistant: You said: I am Ada and I love chess'], "Ada's prompt holds Ada's exchange only");
-  t.same(history(provider.prompts[3]), ['user: I am Bob and I hate rain', 'assistant: You said: I am Bob and I hate rain'], "Bob's prompt holds Bob's exchange only");
+  t.same(
+    history(provider.prompts[2]),
+    ['user: I am Ada and I love chess', 'assistant: You said: I am Ada and I love chess'],
+    "Ada's prompt holds Ada's exchange only",
+  );
+  t.same(
+    history(provider.prompts[3]),
+    ['user: I am Bob and I hate rain', 'assistant: You said: I am Bob and I hate rain'],
+    "Bob's prompt holds Bob's exchange only",
+  );
   t.same(ada.setCookies.length, 1, 'a known session keeps its cookie');
 
   const avatar = (await (await ada.fetch('/api/avatar')).json()) as { emotions: object };
@@ -78,7 +96,10 @@ t.test('50 concurrent neutral chats that all succeed compose: joy is start x 0.9
   const { service } = await serviceWith(t);
   const visitors = Array.from({ length: 50 }, () => new CookieJar(service.service.address));
   const replies = await Promise.all(visitors.map((visitor, i) => visitor.chat(`message number ${i}`)));
-  t.ok(replies.every((reply) => reply.status === 200), 'all 50 succeed');
+  t.ok(
+    replies.every((reply) => reply.status === 200),
+    'all 50 succeed',
+  );
   const expected = round2(DEFAULT_EMOTIONS.joy * DECAY_FACTOR ** 50);
   t.equal(expected, 0.11);
   const avatar = await service.get('/api/avatar');
@@ -108,7 +129,8 @@ t.test('ON_MODEL_FAILURE=stay: failed and timed-out chats change nothing, the ne
   t.notMatch(JSON.stringify(failed.body), 'overloaded', 'the provider detail stays in the log');
   const other = await new CookieJar(service.service.address).chat('another visitor says hi');
   t.equal(other.status, 200, "a slow call does not take another visitor's chat down");
-  provider.behaviour = (request, body) => (body?.messages.at(-1)?.content.startsWith('slow') ? new Promise(() => undefined) : echo(request, body));
+  provider.behaviour = (request, body) =>
+    body?.messages.at(-1)?.content.startsWith('slow') ? new Promise(() => undefined) : echo(request, body);
   const timedOut = await slow;
   release();
   t.equal(timedOut.status, 504);

@@ -91,10 +91,7 @@ const CONTENT_TYPES = [
   'application/json; charset=utf-16',
 ];
 
-export const contentTypes = fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
-  fc.stringMatching(/^[\x20-\x7e]{0,40}$/),
-);
+export const contentTypes = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, fc.stringMatching(/^[\x20-\x7e]{0,40}$/));
 
 /** Header names a client may set freely: framing headers are the client's business. */
 const headerNames = fc
@@ -150,7 +147,18 @@ export const payloads = (maxLength: number, bodyLimit: number): fc.Arbitrary<str
     fc.string({ maxLength: 80 }),
     fc.uint8Array({ maxLength: 200 }),
     fc.integer({ min: bodyLimit - 10, max: bodyLimit * 3 }).map((length) => JSON.stringify({ message: 'y'.repeat(length) })),
-    fc.constantFrom('{', '{"message":', '{"message":"hi"', '[', '"message"', 'null', '{"message":"a"}{"message":"b"}', '\u0000', '{"__proto__":{"message":"x"}}', '{"constructor":{"prototype":{"message":"x"}}}'),
+    fc.constantFrom(
+      '{',
+      '{"message":',
+      '{"message":"hi"',
+      '[',
+      '"message"',
+      'null',
+      '{"message":"a"}{"message":"b"}',
+      '\u0000',
+      '{"__proto__":{"message":"x"}}',
+      '{"constructor":{"prototype":{"message":"x"}}}',
+    ),
   );
 
 export const requests = (maxLength: number, bodyLimit: number): fc.Arbitrary<RawRequest> =>
@@ -166,7 +174,13 @@ export const chatRequests = (maxLength: number, bodyLimit: number): fc.Arbitrary
   fc.record({
     method: fc.constant('POST'),
     url: fc.constantFrom('/api/chat', '/api/chat?message=hi'),
-    headers: headers(fc.oneof(fc.constant('application/json'), contentTypes.map((type): string | undefined => type), fc.constant(undefined))),
+    headers: headers(
+      fc.oneof(
+        fc.constant('application/json'),
+        contentTypes.map((type): string | undefined => type),
+        fc.constant(undefined),
+      ),
+    ),
     payload: payloads(maxLength, bodyLimit),
   });
 

@@ -13,10 +13,18 @@ t.test('routes, auth, errors and request ids', async (t) => {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    return { status: response.status, requestId: response.headers.get('x-request-id'), body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      requestId: response.headers.get('x-request-id'),
+      body: (await response.json()) as Record<string, unknown>,
+    };
   };
 
-  t.match(await call('GET', '/api/settings/webhooks', undefined, 'wrong'), { status: 401, requestId: /^fake-req-\d+$/, body: { error: /Invalid credentials/ } });
+  t.match(await call('GET', '/api/settings/webhooks', undefined, 'wrong'), {
+    status: 401,
+    requestId: /^fake-req-\d+$/,
+    body: { error: /Invalid credentials/ },
+  });
   const job = await call('POST', '/api/settings/webhooks', { watched: [{ type: 'org', name: 'acme' }], jobSourceId: 'job-1' });
   t.match(job, { status: 200, body: { webhook: { job: { sourceId: 'job-1' }, domains: ['repo', 'discussion'], disabled: false } } });
   t.notOk('url' in (job.body.webhook as object));
@@ -49,5 +57,10 @@ t.test('routes, auth, errors and request ids', async (t) => {
   t.match(await call('DELETE', `/api/settings/webhooks/${id}`), { status: 200 });
   t.equal(hub.webhooks.size, 0);
   t.match(await call('GET', '/api/settings/webhooks/%E0%A4%A'), { status: 500 });
-  t.same(hub.requests[1], { method: 'POST', path: '/api/settings/webhooks', authorization: 'Bearer hf_x', body: { watched: [{ type: 'org', name: 'acme' }], jobSourceId: 'job-1' } });
+  t.same(hub.requests[1], {
+    method: 'POST',
+    path: '/api/settings/webhooks',
+    authorization: 'Bearer hf_x',
+    body: { watched: [{ type: 'org', name: 'acme' }], jobSourceId: 'job-1' },
+  });
 });

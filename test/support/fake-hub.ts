@@ -72,7 +72,8 @@ function parseJson(text: string): Record<string, unknown> {
 function watchedOf(value: unknown): StoredWebhook['watched'] {
   if (!Array.isArray(value) || value.length === 0) throw new HttpError(400, '"watched" must be a non-empty array');
   return value.map((item: { type?: unknown; name?: unknown }) => {
-    if (typeof item?.type !== 'string' || !WATCHED_TYPES.includes(item.type)) throw new HttpError(400, `Invalid watched type: ${String(item?.type)}`);
+    if (typeof item?.type !== 'string' || !WATCHED_TYPES.includes(item.type))
+      throw new HttpError(400, `Invalid watched type: ${String(item?.type)}`);
     if (typeof item.name !== 'string' || item.name === '') throw new HttpError(400, 'Each watched item needs a name');
     return { type: item.type, name: item.name };
   });
@@ -112,7 +113,9 @@ export async function startFakeHub(options: FakeHubOptions = {}): Promise<FakeHu
     created += 1;
     const webhook: StoredWebhook = {
       id: (ID_BASE + BigInt(created)).toString(16),
-      ...(url !== undefined ? { url } : { job: { sourceId: jobSourceId, dockerImage: 'ubuntu', command: ['bash', '-c', 'echo $WEBHOOK_PAYLOAD'], flavor: 'cpu-basic' } }),
+      ...(url !== undefined
+        ? { url }
+        : { job: { sourceId: jobSourceId, dockerImage: 'ubuntu', command: ['bash', '-c', 'echo $WEBHOOK_PAYLOAD'], flavor: 'cpu-basic' } }),
       watched: watchedOf(body.watched),
       domains: body.domains === undefined ? ['repo', 'discussion'] : domainsOf(body.domains),
       ...(secret !== undefined && { secret }),

@@ -10,7 +10,10 @@ export interface ProviderAnswer {
 }
 
 /** Decides the answer to one request, from the request and its body (a completion's JSON, parsed); may take its time. */
-export type ProviderBehaviour = (request: IncomingMessage, body: ChatCompletionBody | undefined) => ProviderAnswer | Promise<ProviderAnswer>;
+export type ProviderBehaviour = (
+  request: IncomingMessage,
+  body: ChatCompletionBody | undefined,
+) => ProviderAnswer | Promise<ProviderAnswer>;
 
 /** What the service sends to `POST /chat/completions`, as far as the tests look. */
 export interface ChatCompletionBody {

@@ -37,11 +37,7 @@ export interface Started {
  * The real composition root and actor system on 127.0.0.1, port 0, with a
  * captured log and an exit that records instead of ending the process.
  */
-export async function startRealService(
-  t: Test,
-  env: Record<string, string>,
-  app: ChatServiceOptions['app'] = {},
-): Promise<Started> {
+export async function startRealService(t: Test, env: Record<string, string>, app: ChatServiceOptions['app'] = {}): Promise<Started> {
   const dir = t.testdir();
   const logs: Array<Record<string, unknown>> = [];
   const exits: number[] = [];
@@ -94,4 +90,3 @@ export async function startRealService(
       }),
   };
 }
-

@@ -37,7 +37,11 @@ export interface CommandRun {
  * Runs a command class in-process. The environment holds a token and an empty HOME unless `runtime`
  * says otherwise, so the developer's own token and HF_ENDPOINT are never read.
  */
-export async function runWebhooksCommand(command: (new (argv: string[], config: Config) => Command) & { run: typeof Command.run }, argv: string[], runtime: Partial<CliRuntime> = {}): Promise<CommandRun> {
+export async function runWebhooksCommand(
+  command: (new (argv: string[], config: Config) => Command) & { run: typeof Command.run },
+  argv: string[],
+  runtime: Partial<CliRuntime> = {},
+): Promise<CommandRun> {
   const saved = setCliRuntime({ env: { HF_TOKEN: TOKEN, HOME: '/nonexistent-home' }, terminal: noTerminal, ...runtime });
   try {
     const { error, stdout, stderr } = await captureOutput(() => command.run(argv, ROOT));

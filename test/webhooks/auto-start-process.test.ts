@@ -12,10 +12,16 @@ t.test('a script that registers two handlers and ends starts the server, prints 
   t.teardown(() => void run.child.kill());
   const [, base] = await run.waitFor(/Running on local URL: {2}(http:\/\/127\.0\.0\.1:\d+)\n/);
   await run.waitFor(/to setup your webhooks\./);
-  t.match(run.stdout(), `Webhooks are correctly setup and ready to use:\n  - POST ${base}/webhooks/on_update\n  - POST ${base}/webhooks/explicit_name\n`);
+  t.match(
+    run.stdout(),
+    `Webhooks are correctly setup and ready to use:\n  - POST ${base}/webhooks/on_update\n  - POST ${base}/webhooks/explicit_name\n`,
+  );
   t.match(run.stdout(), 'Webhook secret is correctly defined.');
 
-  const ok = await sendTestDelivery(`${base}/webhooks/on_update`, fixture('repo-content-update'), { secret: 'proc-secret', webhookId: 'f00dfeed' });
+  const ok = await sendTestDelivery(`${base}/webhooks/on_update`, fixture('repo-content-update'), {
+    secret: 'proc-secret',
+    webhookId: 'f00dfeed',
+  });
   t.same([ok.status, ok.body], [200, { ok: true, repo: 'Wauplin/gradio-user-history' }]);
   await run.waitFor(/delivery f00dfeed: repo\.content:update on Wauplin\/gradio-user-history/);
   const explicit = await sendTestDelivery(`${base}/webhooks/explicit_name`, fixture('discussion-created'), { secret: 'proc-secret' });

@@ -29,7 +29,9 @@ t.test('webhookEndpoint registers on one shared server, named by function or exp
   t.teardown(() => launched.close());
   t.equal((await defaultWebhooksServer().launch()).url, launched.url, 'it starts once');
   t.match(logs.join('\n'), `  - POST ${launched.url}/webhooks/trigger_training\n  - POST ${launched.url}/webhooks/explicit_name`);
-  const res = await sendTestDelivery(`${launched.url}/webhooks/trigger_training`, fixture('discussion-created'), { secret: 'shared-secret' });
+  const res = await sendTestDelivery(`${launched.url}/webhooks/trigger_training`, fixture('discussion-created'), {
+    secret: 'shared-secret',
+  });
   t.same([res.status, res.body], [200, { training: 'gpt2' }]);
   t.equal((await sendTestDelivery(`${launched.url}/webhooks/explicit_name`, fixture('discussion-created'))).status, 401);
 });

@@ -44,7 +44,11 @@ t.test('one delivery sent to three receiver replicas reaches a handler once', as
   );
   t.equal(answers.filter((answer) => JSON.stringify(answer.body) === '{"handled":true}').length, 1, 'one replica handled it');
   t.equal(answers.filter((answer) => JSON.stringify(answer.body) === '{"duplicate":true}').length, 2, 'the others say it is a repeat');
-  t.same(replicas.flatMap((replica) => replica.handled), ['delivery-0001'], 'the handler ran once in all');
+  t.same(
+    replicas.flatMap((replica) => replica.handled),
+    ['delivery-0001'],
+    'the handler ran once in all',
+  );
 
   const again = await sendTestDelivery(replicas[1]!.url, payload, { webhookId: 'delivery-0001' });
   t.same([again.status, again.body], [200, { duplicate: true }], 'a later repeat is not handled either');

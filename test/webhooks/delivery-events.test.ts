@@ -5,7 +5,14 @@ import { capturedLogger } from '../support/captured-logger.js';
 import { fixture } from './helpers.js';
 
 function delivery(log = capturedLogger().logger): WebhookDelivery {
-  const context: WebhookContext = { name: 'x', webhookId: undefined, event: 'repo.config:update', receivedAt: new Date(0), headers: {}, log };
+  const context: WebhookContext = {
+    name: 'x',
+    webhookId: undefined,
+    event: 'repo.config:update',
+    receivedAt: new Date(0),
+    headers: {},
+    log,
+  };
   return { payload: fixture('repo-config-update'), context };
 }
 

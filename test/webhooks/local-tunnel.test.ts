@@ -70,16 +70,25 @@ t.test('share: deliveries reach the handler through the public URL, which closes
   t.ok(printed.includes(`  - POST ${standIn.publicUrl()}/webhooks/on_commit`));
 
   await eventually(() => standIn.openTunnels() === 2, 'the client to open max_conn_count tunnels');
-  const answer = await sendTestDelivery(`${launched.url}/webhooks/on_commit`, fixture('repo-content-update'), { secret: SECRET, headers: { connection: 'close' } });
+  const answer = await sendTestDelivery(`${launched.url}/webhooks/on_commit`, fixture('repo-content-update'), {
+    secret: SECRET,
+    headers: { connection: 'close' },
+  });
   t.same([answer.status, answer.body], [200, { ok: true }], 'through the tunnel, secret checked');
   t.equal(received[0]?.repo.name, 'Wauplin/gradio-user-history');
-  const refused = await sendTestDelivery(`${launched.url}/webhooks/on_commit`, fixture('repo-content-update'), { headers: { connection: 'close' } });
+  const refused = await sendTestDelivery(`${launched.url}/webhooks/on_commit`, fixture('repo-content-update'), {
+    headers: { connection: 'close' },
+  });
   t.equal(refused.status, 401);
 
   const expiry = timers.find((timer) => timer.ms === TUNNEL_LIFETIME_MS);
   t.ok(expiry, 'a 72-hour timer');
   expiry!.fire();
-  t.ok(printed.includes(`The public URL ${standIn.publicUrl()} expired and is closed (72 hours after it opened). The local URL ${launched.localUrl} still works.`));
+  t.ok(
+    printed.includes(
+      `The public URL ${standIn.publicUrl()} expired and is closed (72 hours after it opened). The local URL ${launched.localUrl} still works.`,
+    ),
+  );
   await eventually(() => standIn.openTunnels() === 0, 'the tunnels to close');
   const local = await sendTestDelivery(`${launched.localUrl}/webhooks/on_commit`, fixture('repo-content-update'), { secret: SECRET });
   t.equal(local.status, 200, 'the local server keeps working');
@@ -89,7 +98,13 @@ t.test('closing the server closes the tunnel and cancels the expiry', async (t) 
   const standIn = await startLocaltunnelStandIn();
   t.teardown(() => standIn.close());
   const { timers, schedule } = manualTimers();
-  const server = new WebhooksServer({ port: 0, logger: false, env: quietEnv, print: () => {}, tunnel: localTunnel({ host: `${standIn.url}/`, schedule, print: () => {} }) });
+  const server = new WebhooksServer({
+    port: 0,
+    logger: false,
+    env: quietEnv,
+    print: () => {},
+    tunnel: localTunnel({ host: `${standIn.url}/`, schedule, print: () => {} }),
+  });
   const launched = await server.launch();
   await eventually(() => standIn.openTunnels() === 2, 'the tunnels to open');
   await launched.close();

@@ -8,8 +8,19 @@ t.test('defaults: 127.0.0.1:7860, 1 MiB, no secret', (t) => {
 
 t.test('options win over the environment, which wins over the defaults', (t) => {
   const env = { WEBHOOK_SECRET: 'env-secret', PORT: '8080', HOST: '0.0.0.0', SPACE_HOST: 'me-hooks.hf.space' };
-  t.same(resolveOptions({ env }), { secret: 'env-secret', port: 8080, host: '0.0.0.0', bodyLimit: 1024 * 1024, spaceHost: 'me-hooks.hf.space' });
-  t.match(resolveOptions({ env, webhookSecret: 'mine', port: 0, host: '::1', bodyLimit: 10 }), { secret: 'mine', port: 0, host: '::1', bodyLimit: 10 });
+  t.same(resolveOptions({ env }), {
+    secret: 'env-secret',
+    port: 8080,
+    host: '0.0.0.0',
+    bodyLimit: 1024 * 1024,
+    spaceHost: 'me-hooks.hf.space',
+  });
+  t.match(resolveOptions({ env, webhookSecret: 'mine', port: 0, host: '::1', bodyLimit: 10 }), {
+    secret: 'mine',
+    port: 0,
+    host: '::1',
+    bodyLimit: 10,
+  });
   t.match(resolveOptions({ env: { SPACE_ID: 'me/hooks' } }), { host: '0.0.0.0' }, 'on a Space without HOST: every interface');
   t.match(resolveOptions({ env: { SPACE_HOST: 'me-hooks.hf.space' } }), { host: '0.0.0.0', spaceHost: 'me-hooks.hf.space' });
   t.match(resolveOptions({ env: { SPACE_ID: 'me/hooks', HOST: '127.0.0.1' } }), { host: '127.0.0.1' });
@@ -20,7 +31,10 @@ t.test('options win over the environment, which wins over the defaults', (t) => 
 });
 
 t.test('a bad port or body limit is a clear error', (t) => {
-  t.throws(() => resolveOptions({ env: { PORT: 'eighty' } }), { name: 'RangeError', message: 'Invalid port "eighty": use an integer from 0 to 65535 (0 picks a free port).' });
+  t.throws(() => resolveOptions({ env: { PORT: 'eighty' } }), {
+    name: 'RangeError',
+    message: 'Invalid port "eighty": use an integer from 0 to 65535 (0 picks a free port).',
+  });
   t.throws(() => resolveOptions({ env: {}, port: 70000 }), { message: /Invalid port 70000/ });
   t.throws(() => resolveOptions({ env: {}, port: 1.5 }), { message: /Invalid port 1.5/ });
   t.throws(() => resolveOptions({ env: {}, bodyLimit: 0 }), { message: 'Invalid bodyLimit 0: use a positive number of bytes.' });

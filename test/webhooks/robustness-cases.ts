@@ -65,7 +65,12 @@ const headerSafe = (s: string): boolean => s === s.trim() && /^[\x20-\x7e\xa0-\x
 
 export function secretArb(transport: Transport): fc.Arbitrary<SecretPart> {
   const any = transport.http
-    ? fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c < 0x7f || c >= 0xa0).map((c) => String.fromCharCode(c)) })
+    ? fc.string({
+        unit: fc
+          .integer({ min: 0x20, max: 0xff })
+          .filter((c) => c < 0x7f || c >= 0xa0)
+          .map((c) => String.fromCharCode(c)),
+      })
     : fc.string({ unit: 'binary' });
   const affix = any.filter((s) => s.trim() !== '');
   const wrong = fc.oneof(
@@ -80,7 +85,9 @@ export function secretArb(transport: Transport): fc.Arbitrary<SecretPart> {
     { weight: 1, arbitrary: fc.constant<SecretPart>({ value: undefined, verdict: 'missing' }) },
     {
       weight: 3,
-      arbitrary: wrong.filter((s) => s !== SECRET && (!transport.http || headerSafe(s))).map((value): SecretPart => ({ value, verdict: 'wrong' })),
+      arbitrary: wrong
+        .filter((s) => s !== SECRET && (!transport.http || headerSafe(s)))
+        .map((value): SecretPart => ({ value, verdict: 'wrong' })),
     },
   );
 }
@@ -104,12 +111,22 @@ export function pathArb(): fc.Arbitrary<PathPart> {
   return fc.oneof(
     { weight: 12, arbitrary: named((name) => `/webhooks/${name}`) },
     named((name) => `/webhooks/${name}/`),
-    fc.tuple(named((name) => `/webhooks/${name}`), query).map(([path, q]) => ({ ...path, value: path.value + q })),
+    fc
+      .tuple(
+        named((name) => `/webhooks/${name}`),
+        query,
+      )
+      .map(([path, q]) => ({ ...path, value: path.value + q })),
     // An unknown name under the prefix: random segments, encoded so the URL stays a URL.
     fc
       .array(fc.string({ unit: 'binary', minLength: 1 }), { minLength: 1, maxLength: 4 })
       .map((segments) => segments.map(encodeURIComponent).join('/'))
-      .filter((rest) => kept(`/webhooks/${rest}`) && !(NAMES as readonly string[]).includes(decodeURIComponent(rest).replace(/^\/+|\/+$/g, '')) && decodeURIComponent(rest).replace(/\//g, '') !== '')
+      .filter(
+        (rest) =>
+          kept(`/webhooks/${rest}`) &&
+          !(NAMES as readonly string[]).includes(decodeURIComponent(rest).replace(/^\/+|\/+$/g, '')) &&
+          decodeURIComponent(rest).replace(/\//g, '') !== '',
+      )
       .map((rest) => ({ value: `/webhooks/${rest}`, delivery: true, name: undefined, badUrl: false })),
     fc.constant({ value: '/webhooks', delivery: true, name: undefined, badUrl: false }),
     // Escapes that decode to no valid UTF-8, or are no escape at all.
@@ -117,9 +134,20 @@ export function pathArb(): fc.Arbitrary<PathPart> {
       .tuple(fc.constantFrom('%E0%A4%A', '%zz', '%', '%C0%80', '%ED%A0%80'), fc.boolean())
       .map(([bad, delivery]) => ({ value: delivery ? `/webhooks/${bad}` : `/${bad}`, delivery, name: undefined, badUrl: true })),
     fc
-      .constantFrom('/', '/webhook/on_commit', '/WEBHOOKS/on_commit', '/webhooksx', '/api/webhooks/on_commit', '/favicon.ico', '/index.html')
+      .constantFrom(
+        '/',
+        '/webhook/on_commit',
+        '/WEBHOOKS/on_commit',
+        '/webhooksx',
+        '/api/webhooks/on_commit',
+        '/favicon.ico',
+        '/index.html',
+      )
       .map((value) => ({ value, delivery: false, name: undefined, badUrl: false })),
-    fc.webPath().filter((p) => p !== '' && p !== '/' && p !== '/webhooks' && !p.startsWith('/webhooks/') && kept(p)).map((value) => ({ value, delivery: false, name: undefined, badUrl: false })),
+    fc
+      .webPath()
+      .filter((p) => p !== '' && p !== '/' && p !== '/webhooks' && !p.startsWith('/webhooks/') && kept(p))
+      .map((value) => ({ value, delivery: false, name: undefined, badUrl: false })),
   );
 }
 
@@ -127,10 +155,22 @@ export function pathArb(): fc.Arbitrary<PathPart> {
 
 export function typeArb(): fc.Arbitrary<TypePart> {
   return fc.oneof(
-    { weight: 10, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8').map((value) => ({ value, json: true })) },
+    {
+      weight: 10,
+      arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8').map((value) => ({ value, json: true })),
+    },
     fc.constant({ value: undefined, json: false }),
     fc
-      .constantFrom('text/plain', 'text/html', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/vnd.api+json', 'json', '')
+      .constantFrom(
+        'text/plain',
+        'text/html',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/octet-stream',
+        'application/vnd.api+json',
+        'json',
+        '',
+      )
       .map((value) => ({ value, json: false })),
     fc
       .stringMatching(/^[a-z]{1,12}\/[a-z0-9.+-]{1,20}$/)
@@ -147,10 +187,22 @@ type Json = Record<string, unknown>;
 const STRING = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.constant({}));
 const REQUIRED: [string[], fc.Arbitrary<unknown>][] = [
   [['event'], fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.constant([]))],
-  [['event', 'action'], fc.oneof(fc.string().filter((s) => !['create', 'delete', 'move', 'update'].includes(s)), STRING)],
+  [
+    ['event', 'action'],
+    fc.oneof(
+      fc.string().filter((s) => !['create', 'delete', 'move', 'update'].includes(s)),
+      STRING,
+    ),
+  ],
   [['event', 'scope'], STRING],
   [['repo'], fc.oneof(fc.string(), fc.constant(null), fc.constant([]))],
-  [['repo', 'type'], fc.oneof(fc.string().filter((s) => !['model', 'dataset', 'space'].includes(s)), STRING)],
+  [
+    ['repo', 'type'],
+    fc.oneof(
+      fc.string().filter((s) => !['model', 'dataset', 'space'].includes(s)),
+      STRING,
+    ),
+  ],
   [['repo', 'name'], STRING],
   [['repo', 'id'], STRING],
   [['repo', 'private'], fc.oneof(fc.string(), fc.integer(), fc.constant(null))],
@@ -158,7 +210,14 @@ const REQUIRED: [string[], fc.Arbitrary<unknown>][] = [
   [['repo', 'url', 'web'], STRING],
   [['webhook'], fc.oneof(fc.string(), fc.constant(null), fc.constant([]))],
   [['webhook', 'id'], STRING],
-  [['webhook', 'version'], fc.oneof(fc.integer().filter((n) => n !== 3), fc.constant('3'), fc.constant(null))],
+  [
+    ['webhook', 'version'],
+    fc.oneof(
+      fc.integer().filter((n) => n !== 3),
+      fc.constant('3'),
+      fc.constant(null),
+    ),
+  ],
 ];
 
 function setPath(target: Json, path: string[], value: unknown, remove: boolean): Json {
@@ -171,7 +230,11 @@ function setPath(target: Json, path: string[], value: unknown, remove: boolean):
 
 const fixtureArb = fc.constantFrom(...FIXTURES).map((name) => fixture(name) as unknown as Json);
 /** Keys the Hub may add later: never one of the payload's own. */
-const extraKeys = fc.dictionary(fc.string({ minLength: 1 }).map((k) => `x_${k}`), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
+const extraKeys = fc.dictionary(
+  fc.string({ minLength: 1 }).map((k) => `x_${k}`),
+  fc.jsonValue({ maxDepth: 3 }),
+  { maxKeys: 4 },
+);
 
 function nested(depth: number, array: boolean): string {
   return array ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -186,32 +249,48 @@ function paddedPayload(payload: Json, size: number): string {
 export function bodyArb(bodyLimit: number): fc.Arbitrary<BodyPart> {
   const valid = fc.oneof(
     fc.tuple(fixtureArb, extraKeys).map(([payload, extra]) => JSON.stringify({ ...payload, ...extra })),
-    fc.tuple(fixtureArb, fc.integer({ min: 1, max: 1000 }), fc.boolean()).map(([payload, depth, array]) =>
-      JSON.stringify({ ...payload, x_deep: 0 }).replace('"x_deep":0', `"x_deep":${nested(depth, array)}`),
-    ),
+    fc
+      .tuple(fixtureArb, fc.integer({ min: 1, max: 1000 }), fc.boolean())
+      .map(([payload, depth, array]) =>
+        JSON.stringify({ ...payload, x_deep: 0 }).replace('"x_deep":0', `"x_deep":${nested(depth, array)}`),
+      ),
     fc.tuple(fixtureArb, fc.integer({ min: 0, max: 64 })).map(([payload, under]) => paddedPayload(payload, bodyLimit - under)),
   );
-  const mutated = fc
-    .tuple(fixtureArb, fc.constantFrom(...REQUIRED.keys()), fc.boolean())
-    .chain(([payload, index, remove]) => {
-      const [path, wrong] = REQUIRED[index]!;
-      return wrong.map((value) => JSON.stringify(setPath(payload, path, value, remove)));
-    });
+  const mutated = fc.tuple(fixtureArb, fc.constantFrom(...REQUIRED.keys()), fc.boolean()).chain(([payload, index, remove]) => {
+    const [path, wrong] = REQUIRED[index]!;
+    return wrong.map((value) => JSON.stringify(setPath(payload, path, value, remove)));
+  });
   const notPayload = fc.oneof(
     mutated,
     // `__proto__` and `constructor.prototype` keys are refused as malformed JSON (400): keep them out.
-    fc.jsonValue().map((v) => JSON.stringify(v)).filter((text) => !/__proto__|"constructor"/.test(text)),
+    fc
+      .jsonValue()
+      .map((v) => JSON.stringify(v))
+      .filter((text) => !/__proto__|"constructor"/.test(text)),
     // As deep as the limit allows: `{"a":` is 5 bytes a level, `[]` 2.
-    fc.tuple(fc.integer({ min: 1, max: Math.floor((bodyLimit - 2) / 6) }), fc.boolean()).map(([depth, array]) => nested(array ? depth * 2 : depth, array)),
+    fc
+      .tuple(fc.integer({ min: 1, max: Math.floor((bodyLimit - 2) / 6) }), fc.boolean())
+      .map(([depth, array]) => nested(array ? depth * 2 : depth, array)),
   );
   const malformed = fc.oneof(
     fc.constant(''),
-    fc.constantFrom('{', '{"event":', '[1,]', "{'a':1}", 'undefined', 'NaN', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"x":1}}}'),
+    fc.constantFrom(
+      '{',
+      '{"event":',
+      '[1,]',
+      "{'a':1}",
+      'undefined',
+      'NaN',
+      '{"__proto__":{"polluted":true}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+    ),
     fc.jsonValue().map((v) => `${JSON.stringify(v)},`),
   );
   const oversize = fc
     .tuple(fc.integer({ min: 1, max: 4096 }), fc.boolean())
-    .map(([over, json]) => (json ? paddedPayload(fixture('repo-content-update') as unknown as Json, bodyLimit + over) : 'x'.repeat(bodyLimit + over)));
+    .map(([over, json]) =>
+      json ? paddedPayload(fixture('repo-content-update') as unknown as Json, bodyLimit + over) : 'x'.repeat(bodyLimit + over),
+    );
   const text = fc.oneof(fc.string({ unit: 'binary', minLength: 1 }), fc.uint8Array({ minLength: 1, maxLength: 2048 }));
   return fc.oneof(
     { weight: 4, arbitrary: valid.map((value) => ({ value, kind: 'valid' as const })) },
@@ -325,7 +404,11 @@ export function countingHandlers(register: (explicitName: string | undefined, ha
 }
 
 /** Sends `request` and checks the answer and which handler ran; `send` is the transport. */
-export async function deliverAndCheck(request: GeneratedRequest, calls: Record<Name, number>, send: (request: GeneratedRequest) => Promise<Answer>): Promise<Answer> {
+export async function deliverAndCheck(
+  request: GeneratedRequest,
+  calls: Record<Name, number>,
+  send: (request: GeneratedRequest) => Promise<Answer>,
+): Promise<Answer> {
   const before = { ...calls };
   const answer = await send(request);
   checkAnswer(request, answer);
@@ -333,7 +416,11 @@ export async function deliverAndCheck(request: GeneratedRequest, calls: Record<N
   for (const name of NAMES) {
     assert.equal(calls[name] - before[name], name === reached ? 1 : 0, `handler ${name} calls: ${describe(request)} → ${answer.status}`);
   }
-  if (reached === 'on_commit') assert.deepEqual(JSON.parse(answer.text), { handled: 'on_commit', repo: (JSON.parse(String(request.body.value)) as { repo: { name: string } }).repo.name });
+  if (reached === 'on_commit')
+    assert.deepEqual(JSON.parse(answer.text), {
+      handled: 'on_commit',
+      repo: (JSON.parse(String(request.body.value)) as { repo: { name: string } }).repo.name,
+    });
   if (reached === 'discussions') assert.equal(answer.text, 'null');
   return answer;
 }

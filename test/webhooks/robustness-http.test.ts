@@ -28,11 +28,22 @@ const BURSTS = 15;
 
 async function launch(t: Test) {
   const log = capturedLogger();
-  const server = new WebhooksServer({ webhookSecret: SECRET, port: 0, logger: log.logger, env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' }, print: () => {} });
+  const server = new WebhooksServer({
+    webhookSecret: SECRET,
+    port: 0,
+    logger: log.logger,
+    env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
+    print: () => {},
+  });
   const calls = countingHandlers((name, handler) => (name === undefined ? server.addWebhook(handler) : server.addWebhook(name, handler)));
   const { localUrl, close } = await server.launch();
   t.teardown(close);
-  const post = async (path: string, headers: Record<string, string>, body: string | Uint8Array | undefined, method = 'POST'): Promise<Answer> => {
+  const post = async (
+    path: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    method = 'POST',
+  ): Promise<Answer> => {
     // A Uint8Array body, so that fetch adds no content type of its own.
     const res = await fetch(localUrl + path, { method, headers, ...(body !== undefined && { body: Buffer.from(body) }) });
     return { status: res.status, contentType: res.headers.get('content-type') ?? undefined, text: await res.text() };
@@ -57,21 +68,27 @@ function rawExchange(port: number, bytes: string): Promise<{ status: number; bod
   });
 }
 
-t.test(`${RUNS} generated requests over HTTP: documented statuses, JSON errors, handlers reached exactly by valid deliveries`, async (t) => {
-  const { log, calls, post, send } = await launch(t);
-  const statuses = new Set<number>();
-  await fc.assert(
-    fc.asyncProperty(requestArb({ http: true }, BODY_LIMIT), async (request) => {
-      statuses.add((await deliverAndCheck(request, calls, send)).status);
-    }),
-    { numRuns: RUNS },
-  );
-  t.comment(`statuses seen: ${[...statuses].sort().join(' ')}`);
-  t.ok([200, 401, 403, 404, 415, 422].every((status) => statuses.has(status)), 'the main outcomes all occurred');
-  const { path, headers, body } = validDelivery();
-  t.equal((await post(path, headers, body)).status, 200, 'a valid delivery is still served afterwards');
-  t.notOk(log.text().includes(SECRET), 'the secret never reaches the log');
-});
+t.test(
+  `${RUNS} generated requests over HTTP: documented statuses, JSON errors, handlers reached exactly by valid deliveries`,
+  async (t) => {
+    const { log, calls, post, send } = await launch(t);
+    const statuses = new Set<number>();
+    await fc.assert(
+      fc.asyncProperty(requestArb({ http: true }, BODY_LIMIT), async (request) => {
+        statuses.add((await deliverAndCheck(request, calls, send)).status);
+      }),
+      { numRuns: RUNS },
+    );
+    t.comment(`statuses seen: ${[...statuses].sort().join(' ')}`);
+    t.ok(
+      [200, 401, 403, 404, 415, 422].every((status) => statuses.has(status)),
+      'the main outcomes all occurred',
+    );
+    const { path, headers, body } = validDelivery();
+    t.equal((await post(path, headers, body)).status, 200, 'a valid delivery is still served afterwards');
+    t.notOk(log.text().includes(SECRET), 'the secret never reaches the log');
+  },
+);
 
 /** Refused deliveries, each carrying a unique canary where a careless log would copy it from. */
 const refusals = {
@@ -82,28 +99,44 @@ const refusals = {
   'secret in the query': (canary: string) => ({ secret: SECRET, query: `?secret=${canary}`, body: '{}', status: 422 }),
   'not JSON': (canary: string) => ({ secret: SECRET, type: 'text/plain', body: canary, status: 415 }),
   'no content type': (canary: string) => ({ secret: SECRET, type: null, body: canary, status: 415 }),
-  'too large': (canary: string) => ({ secret: SECRET, body: JSON.stringify({ note: canary.repeat(Math.ceil(BODY_LIMIT / canary.length)) }), status: 413 }),
-} satisfies Record<string, (canary: string) => { secret: string | undefined; body: string; status: number; query?: string; type?: string | null }>;
+  'too large': (canary: string) => ({
+    secret: SECRET,
+    body: JSON.stringify({ note: canary.repeat(Math.ceil(BODY_LIMIT / canary.length)) }),
+    status: 413,
+  }),
+} satisfies Record<
+  string,
+  (canary: string) => { secret: string | undefined; body: string; status: number; query?: string; type?: string | null }
+>;
 
 t.test(`${CANARY_RUNS} refusals: one log line each, with the route and status, never the secret, body or query`, async (t) => {
   const { log, post } = await launch(t);
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...(Object.keys(refusals) as (keyof typeof refusals)[])), fc.stringMatching(/^[A-Za-z0-9]{16}$/), async (kind, random) => {
-      const canary = `canary${random}`;
-      const refusal: { secret: string | undefined; body: string; status: number; query?: string; type?: string | null } = refusals[kind](canary);
-      const type = refusal.type === undefined ? 'application/json' : refusal.type;
-      const headers = { ...(type !== null && { 'content-type': type }), ...(refusal.secret !== undefined && { 'x-webhook-secret': refusal.secret }) };
-      const before = log.lines().length;
-      const answer = await post(`/webhooks/on_commit${refusal.query ?? ''}`, headers, refusal.body);
-      if (answer.status !== refusal.status) throw new Error(`${kind}: status ${answer.status}, expected ${refusal.status}`);
-      const written = log.lines().slice(before);
-      const text = JSON.stringify(written);
-      if (text.includes(canary) || text.includes(SECRET)) throw new Error(`${kind}: the log holds what the request carried: ${text.slice(0, 500)}`);
-      const refused = written.filter((line) => line.msg === 'webhook request refused');
-      if (refused.length !== 1 || refused[0]!.statusCode !== refusal.status || refused[0]!.route !== '/webhooks/on_commit') {
-        throw new Error(`${kind}: expected one refusal line with route and status, got ${text.slice(0, 500)}`);
-      }
-    }),
+    fc.asyncProperty(
+      fc.constantFrom(...(Object.keys(refusals) as (keyof typeof refusals)[])),
+      fc.stringMatching(/^[A-Za-z0-9]{16}$/),
+      async (kind, random) => {
+        const canary = `canary${random}`;
+        const refusal: { secret: string | undefined; body: string; status: number; query?: string; type?: string | null } =
+          refusals[kind](canary);
+        const type = refusal.type === undefined ? 'application/json' : refusal.type;
+        const headers = {
+          ...(type !== null && { 'content-type': type }),
+          ...(refusal.secret !== undefined && { 'x-webhook-secret': refusal.secret }),
+        };
+        const before = log.lines().length;
+        const answer = await post(`/webhooks/on_commit${refusal.query ?? ''}`, headers, refusal.body);
+        if (answer.status !== refusal.status) throw new Error(`${kind}: status ${answer.status}, expected ${refusal.status}`);
+        const written = log.lines().slice(before);
+        const text = JSON.stringify(written);
+        if (text.includes(canary) || text.includes(SECRET))
+          throw new Error(`${kind}: the log holds what the request carried: ${text.slice(0, 500)}`);
+        const refused = written.filter((line) => line.msg === 'webhook request refused');
+        if (refused.length !== 1 || refused[0]!.statusCode !== refusal.status || refused[0]!.route !== '/webhooks/on_commit') {
+          throw new Error(`${kind}: expected one refusal line with route and status, got ${text.slice(0, 500)}`);
+        }
+      },
+    ),
     { numRuns: CANARY_RUNS },
   );
   t.pass('every refusal was logged once, without what it carried');
@@ -129,28 +162,35 @@ t.test(`${BURSTS} bursts of concurrent generated requests: every answer checked,
   t.equal((await post(path, headers, body)).status, 200, 'a valid delivery is still served afterwards');
 });
 
-t.test('what is not HTTP, or headers beyond what Node accepts: a JSON 4xx from the transport, no handler, the server keeps serving', async (t) => {
-  const { calls, post, port } = await launch(t);
-  const before = { ...calls };
-  const delivery = validDelivery();
-  const request = (secret: string) =>
-    `POST ${delivery.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Webhook-Secret: ${secret}\r\nContent-Length: ${Buffer.byteLength(delivery.body)}\r\n\r\n${delivery.body}`;
-  const cases = {
-    'garbage': 'GARBAGE\r\n\r\n',
-    'a bad request line': 'POST /webhooks/on_commit HTTP/9.9\r\n\r\n',
-    'a control character in the secret': request(`${SECRET}\u0001`),
-    'a 64 KiB wrong secret': request('x'.repeat(64 * 1024)),
-    'a length that lies': request(SECRET).replace(/Content-Length: \d+/, 'Content-Length: abc'),
-  };
-  for (const [what, bytes] of Object.entries(cases)) {
-    const answer = await rawExchange(port, bytes);
-    t.ok(answer.status === 400 || answer.status === 431, `${what}: ${answer.status}`);
-    t.match(JSON.parse(answer.body), { error: String }, `${what}: a JSON error`);
-  }
-  t.same(calls, before, 'no handler ran');
-  t.equal((await post(delivery.path, delivery.headers, delivery.body)).status, 200, 'a valid delivery is still served afterwards');
-  t.equal((await rawExchange(port, request(SECRET).replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n'))).status, 200, 'and over a raw socket too');
-});
+t.test(
+  'what is not HTTP, or headers beyond what Node accepts: a JSON 4xx from the transport, no handler, the server keeps serving',
+  async (t) => {
+    const { calls, post, port } = await launch(t);
+    const before = { ...calls };
+    const delivery = validDelivery();
+    const request = (secret: string) =>
+      `POST ${delivery.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Webhook-Secret: ${secret}\r\nContent-Length: ${Buffer.byteLength(delivery.body)}\r\n\r\n${delivery.body}`;
+    const cases = {
+      garbage: 'GARBAGE\r\n\r\n',
+      'a bad request line': 'POST /webhooks/on_commit HTTP/9.9\r\n\r\n',
+      'a control character in the secret': request(`${SECRET}\u0001`),
+      'a 64 KiB wrong secret': request('x'.repeat(64 * 1024)),
+      'a length that lies': request(SECRET).replace(/Content-Length: \d+/, 'Content-Length: abc'),
+    };
+    for (const [what, bytes] of Object.entries(cases)) {
+      const answer = await rawExchange(port, bytes);
+      t.ok(answer.status === 400 || answer.status === 431, `${what}: ${answer.status}`);
+      t.match(JSON.parse(answer.body), { error: String }, `${what}: a JSON error`);
+    }
+    t.same(calls, before, 'no handler ran');
+    t.equal((await post(delivery.path, delivery.headers, delivery.body)).status, 200, 'a valid delivery is still served afterwards');
+    t.equal(
+      (await rawExchange(port, request(SECRET).replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n'))).status,
+      200,
+      'and over a raw socket too',
+    );
+  },
+);
 
 t.test('chunked bodies without a length: counted against the limit as they arrive', async (t) => {
   const { calls, port } = await launch(t);

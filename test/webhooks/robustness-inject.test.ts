@@ -6,7 +6,17 @@ import { buildWebhooksApp } from '../../src/webhooks/app.js';
 import { DeliveryEvents } from '../../src/webhooks/delivery-events.js';
 import { WebhookRegistry } from '../../src/webhooks/registry.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { countingHandlers, deliverAndCheck, headersOf, requestArb, SECRET, sendsBody, validDelivery, type Answer, type GeneratedRequest } from './robustness-cases.js';
+import {
+  countingHandlers,
+  deliverAndCheck,
+  headersOf,
+  requestArb,
+  SECRET,
+  sendsBody,
+  validDelivery,
+  type Answer,
+  type GeneratedRequest,
+} from './robustness-cases.js';
 
 // A small limit keeps the oversized bodies cheap; the real server's 1 MiB is tried over HTTP.
 const BODY_LIMIT = 16 * 1024;
@@ -52,7 +62,12 @@ t.test(`${RUNS} generated requests: documented statuses only, JSON errors, handl
   // Each documented outcome was produced, so the generators reach every branch.
   t.same([...statuses.keys()].sort(), [200, 400, 401, 403, 404, 413, 415, 422]);
   t.ok(calls.on_commit > 0 && calls.discussions > 0, 'both handlers ran');
-  const after = await app.inject({ method: 'POST', url: validDelivery().path, headers: validDelivery().headers, payload: validDelivery().body });
+  const after = await app.inject({
+    method: 'POST',
+    url: validDelivery().path,
+    headers: validDelivery().headers,
+    payload: validDelivery().body,
+  });
   t.equal(after.statusCode, 200, 'a valid delivery is still served afterwards');
   t.notOk(log.text().includes(SECRET), 'the secret never reaches the log');
 });

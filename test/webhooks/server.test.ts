@@ -137,7 +137,10 @@ t.test('the secret: missing is 401, wrong is 403, with the Hub bodies; right pas
   t.notMatch(logged, SECRET, 'the real secret is not logged');
   t.notMatch(logged, 'Update co2 emissions', 'the body is not logged');
   const refusals = log.lines().filter((line) => line.msg === 'webhook request refused');
-  t.same(refusals.map((line) => line.statusCode), [401, 403, 403]);
+  t.same(
+    refusals.map((line) => line.statusCode),
+    [401, 403, 403],
+  );
 });
 
 t.test('the secret is checked before the body is read', async (t) => {
@@ -177,7 +180,12 @@ t.test('bad bodies: 415, 400, 413 and 422, each with an error string', async (t)
     ['empty JSON body', post(route, ''), 400, /empty/],
     ['too large', post(route, JSON.stringify({ pad: 'x'.repeat(5000) })), 413, /4096 bytes/],
     ['an array', post(route, '[]'), 422, /must be a JSON object/],
-    ['not a payload', post(route, '{"hello":"world"}'), 422, /payload\.event is required; payload\.repo is required; payload\.webhook is required/],
+    [
+      'not a payload',
+      post(route, '{"hello":"world"}'),
+      422,
+      /payload\.event is required; payload\.repo is required; payload\.webhook is required/,
+    ],
   ];
   for (const [label, response, status, message] of cases) {
     const res = await response;
@@ -279,7 +287,10 @@ t.test('on(...) listeners get every verified delivery by scope:action, and the b
   t.same([bare.status, bare.body], [200, null], 'a throwing listener does not change the response');
   t.equal((await sendTestDelivery(`${url}/webhooks`, fixture('discussion-created'), { secret: 'bad' })).status, 403);
   t.same(heard, ['content Wauplin/gradio-user-history via named', '* repo.content:update via named', '* discussion:create via (bare)']);
-  t.match(log.lines().find((l) => l.msg === 'a webhook event listener failed'), { err: { message: 'listener bug' } });
+  t.match(
+    log.lines().find((l) => l.msg === 'a webhook event listener failed'),
+    { err: { message: 'listener bug' } },
+  );
   const wildcard = (name: string): void => void heard.push(`again ${name}`);
   server.on('*', wildcard).off('*', wildcard);
   await sendTestDelivery(`${url}/webhooks`, fixture('comment-created'), { secret: SECRET });

@@ -5,7 +5,15 @@ import { describeSchemaErrors } from '../../src/webhooks/validation-message.js';
 import { fixture, fixtureText } from './helpers.js';
 
 t.test('every fixture is a valid payload, returned as is', (t) => {
-  for (const name of ['repo-created', 'repo-content-update', 'discussion-created', 'comment-created', 'repo-config-update', 'pr-merged-model-dump', 'repo-moved'] as const) {
+  for (const name of [
+    'repo-created',
+    'repo-content-update',
+    'discussion-created',
+    'comment-created',
+    'repo-config-update',
+    'pr-merged-model-dump',
+    'repo-moved',
+  ] as const) {
     const payload = fixture(name);
     t.equal(validateWebhookPayload(payload), payload, name);
     t.same(parseWebhookPayload(fixtureText(name)), payload, name);
@@ -52,7 +60,11 @@ t.test('every field huggingface_hub marks Optional accepts null, as its pydantic
   const required = fixture('discussion-created') as unknown as Record<string, any>;
   required.repo.name = null;
   required.discussion.title = null;
-  t.throws(() => validateWebhookPayload(required), { message: /payload\.repo\.name must be string; payload\.discussion\.title must be string/ }, 'a required field may not be null');
+  t.throws(
+    () => validateWebhookPayload(required),
+    { message: /payload\.repo\.name must be string; payload\.discussion\.title must be string/ },
+    'a required field may not be null',
+  );
   t.end();
 });
 
@@ -89,7 +101,9 @@ t.test('a wrong payload is a 422 that names each problem', (t) => {
   }
   const refs = fixture('repo-content-update') as unknown as Record<string, unknown>;
   refs.updatedRefs = [{ ref: 'refs/heads/main', newSha: 7 }];
-  t.throws(() => validateWebhookPayload(refs), { message: 'Invalid webhook payload: payload.updatedRefs[0].newSha must be string or null.' });
+  t.throws(() => validateWebhookPayload(refs), {
+    message: 'Invalid webhook payload: payload.updatedRefs[0].newSha must be string or null.',
+  });
   const comment = fixture('comment-created') as unknown as Record<string, unknown>;
   comment.comment = 'nice';
   t.throws(() => validateWebhookPayload(comment), { message: 'Invalid webhook payload: payload.comment must be object or null.' });
@@ -99,7 +113,11 @@ t.test('a wrong payload is a 422 that names each problem', (t) => {
 });
 
 t.test('malformed JSON text is a 400', (t) => {
-  t.throws(() => parseWebhookPayload('{"event":'), { name: 'WebhookPayloadError', statusCode: 400, message: /^The webhook payload is not valid JSON: / });
+  t.throws(() => parseWebhookPayload('{"event":'), {
+    name: 'WebhookPayloadError',
+    statusCode: 400,
+    message: /^The webhook payload is not valid JSON: /,
+  });
   t.throws(() => parseWebhookPayload('{}'), { statusCode: 422, message: /payload\.event is required/ });
   t.end();
 });
@@ -109,7 +127,10 @@ t.test('a long wrong array names eight problems and counts the others', (t) => {
   payload.repo.tags = Array.from({ length: 5000 }, (_, i) => i);
   payload.webhook.version = 2;
   const listed = Array.from({ length: 8 }, (_, i) => `payload.repo.tags[${i}] must be string`).join('; ');
-  t.throws(() => validateWebhookPayload(payload), { statusCode: 422, message: `Invalid webhook payload: ${listed}; and 4993 more problems.` });
+  t.throws(() => validateWebhookPayload(payload), {
+    statusCode: 422,
+    message: `Invalid webhook payload: ${listed}; and 4993 more problems.`,
+  });
   t.end();
 });
 
@@ -118,13 +139,22 @@ t.test('schema error messages: odd keys, Ajv spellings, unknown keywords', (t) =
     describeSchemaErrors([
       { keyword: 'required', instancePath: '/a~1b/0', params: { missingProperty: 'x-y' }, message: 'must have required property' },
       { keyword: 'minimum', instancePath: '/n', params: {}, message: 'must be >= 1' },
-      { keyword: 'type', instancePath: '/u', params: { type: 'integer' }, message: 'must be integer', parentSchema: { type: 'integer', nullable: true } },
+      {
+        keyword: 'type',
+        instancePath: '/u',
+        params: { type: 'integer' },
+        message: 'must be integer',
+        parentSchema: { type: 'integer', nullable: true },
+      },
       { keyword: 'enum', instancePath: '', params: { allowedValues: 'z' }, message: 'must be equal' },
       { keyword: 'const', instancePath: '/webhook/version', params: { allowedValue: 3 }, message: 'must be equal to constant' },
     ]),
     'payload["a/b"][0]["x-y"] is required; payload.n must be >= 1; payload.u must be integer or null; payload must be one of "z"; ' +
       'payload.webhook.version must be 3',
   );
-  t.equal(describeSchemaErrors([{ keyword: 'type', instancePath: '/a~0', params: { type: 'string' }, message: 'must be string' }], 'body'), 'body["a~"] must be string');
+  t.equal(
+    describeSchemaErrors([{ keyword: 'type', instancePath: '/a~0', params: { type: 'string' }, message: 'must be string' }], 'body'),
+    'body["a~"] must be string',
+  );
   t.end();
 });

@@ -23,7 +23,7 @@ export default class Replay extends Command {
 
   static override flags = {
     redis: Flags.string({ description: 'replay the snapshot and stream the replicas share on this Redis instead of a file' }),
-    prefix: Flags.string({ description: 'the replicas\' REDIS_PREFIX', env: 'REDIS_PREFIX', default: DEFAULT_REDIS_PREFIX }),
+    prefix: Flags.string({ description: "the replicas' REDIS_PREFIX", env: 'REDIS_PREFIX', default: DEFAULT_REDIS_PREFIX }),
   };
 
   async run(): Promise<void> {

@@ -53,7 +53,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
       schema: {
         // `\S`: an empty or blank message is no message. Types are not coerced (see app.ts): 5 is not "5".
         // Plain JSON schema rather than typebox's builder, which would load before the server can listen.
-        body: { type: 'object', required: ['message'], properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } } },
+        body: {
+          type: 'object',
+          required: ['message'],
+          properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } },
+        },
         response: chatResponse,
       },
       attachValidation: true,
@@ -73,9 +77,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         const tooLong = request.validationError.validation.some(
           (problem: { keyword: string; instancePath: string }) => problem.keyword === 'maxLength' && problem.instancePath === '/message',
         );
-        throw tooLong
-          ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`)
-          : httpError('NO_MESSAGE');
+        throw tooLong ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`) : httpError('NO_MESSAGE');
       }
       let answer: ChatReplied | ChatRejected;
       try {

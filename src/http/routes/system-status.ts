@@ -24,7 +24,9 @@ export const systemStatusRoutes: FastifyPluginAsync<SystemStatusRoutesOptions> =
       () => undefined,
     );
     if (phase === undefined) {
-      return reply.code(503).send({ available: false, is_initialized: false, status: statusOf('failed'), message: NO_ANSWER, error: NO_ANSWER });
+      return reply
+        .code(503)
+        .send({ available: false, is_initialized: false, status: statusOf('failed'), message: NO_ANSWER, error: NO_ANSWER });
     }
     const body = availabilityBody(phase);
     return reply.code(body.available ? 200 : 503).send(body);

@@ -7,7 +7,8 @@ import { webhookJson } from '../../webhook-view.js';
 
 export default class WebhooksCreate extends HubCommand {
   static override summary = 'Create a new webhook.';
-  static override description = 'Provide either --url (the hub POSTs payloads there) or --job-id (the hub triggers that job), but not both.';
+  static override description =
+    'Provide either --url (the hub POSTs payloads there) or --job-id (the hub triggers that job), but not both.';
   static override examples = [
     '<%= config.bin %> webhooks create --url https://example.com/hook --watch model:gpt2 --domain repo',
     '<%= config.bin %> webhooks create --url https://example.com/hook --watch user:julien-c --watch org:HuggingFaceH4 --secret my-secret',

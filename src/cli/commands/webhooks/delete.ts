@@ -6,8 +6,12 @@ import { webhookIdArg } from '../../webhook-flags.js';
 
 export default class WebhooksDelete extends HubCommand {
   static override summary = 'Delete a webhook permanently.';
-  static override description = 'Asks for confirmation first; --yes skips the question, and is required when there is no terminal to ask on.';
-  static override examples = ['<%= config.bin %> webhooks delete 654bbbc16f2ec14d77f109cc', '<%= config.bin %> webhooks delete 654bbbc16f2ec14d77f109cc --yes'];
+  static override description =
+    'Asks for confirmation first; --yes skips the question, and is required when there is no terminal to ask on.';
+  static override examples = [
+    '<%= config.bin %> webhooks delete 654bbbc16f2ec14d77f109cc',
+    '<%= config.bin %> webhooks delete 654bbbc16f2ec14d77f109cc --yes',
+  ];
   static override args = { webhookId: webhookIdArg };
   static override flags = {
     yes: Flags.boolean({ char: 'y', description: 'Skip the confirmation prompt.' }),
@@ -26,7 +30,10 @@ export default class WebhooksDelete extends HubCommand {
     const { terminal } = this.runtime;
     // With --json the output is for a program, and nobody is there to answer.
     if (this.jsonEnabled() || !terminal.interactive()) {
-      throw new CliFailure(`Refusing to delete webhook ${id} without confirmation: there is no terminal to ask on. Pass --yes to delete it.`, ExitCode.usage);
+      throw new CliFailure(
+        `Refusing to delete webhook ${id} without confirmation: there is no terminal to ask on. Pass --yes to delete it.`,
+        ExitCode.usage,
+      );
     }
     if (!(await terminal.confirm(`Delete webhook ${id}? This cannot be undone.`))) {
       throw new CliFailure(`Webhook ${id} was not deleted.`, ExitCode.aborted);

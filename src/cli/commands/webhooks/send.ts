@@ -29,16 +29,27 @@ export default class WebhooksSend extends CliCommand {
   };
 
   static override flags = {
-    payload: Flags.file({ exists: true, description: 'A JSON file to send as the payload (instead of a built-in sample).', exclusive: ['event'] }),
-    event: Flags.string({ options: [...SAMPLE_SCOPES], default: 'repo.content', description: 'The scope whose built-in sample payload is sent.' }),
-    secret: Flags.string({ description: 'Sent in the X-Webhook-Secret header, as the Hub does for a webhook with a secret. Default: WEBHOOK_SECRET.' }),
+    payload: Flags.file({
+      exists: true,
+      description: 'A JSON file to send as the payload (instead of a built-in sample).',
+      exclusive: ['event'],
+    }),
+    event: Flags.string({
+      options: [...SAMPLE_SCOPES],
+      default: 'repo.content',
+      description: 'The scope whose built-in sample payload is sent.',
+    }),
+    secret: Flags.string({
+      description: 'Sent in the X-Webhook-Secret header, as the Hub does for a webhook with a secret. Default: WEBHOOK_SECRET.',
+    }),
     'webhook-id': Flags.string({ description: 'The Webhook-Id header (default: a random Hub-like id).' }),
   };
 
   async run(): Promise<SendResult> {
     const { args, flags } = await this.parse(WebhooksSend);
     const url = args.url;
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliFailure(`The receiver URL must be http(s), got "${url.href}".`, ExitCode.usage);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new CliFailure(`The receiver URL must be http(s), got "${url.href}".`, ExitCode.usage);
     const payload = flags.payload === undefined ? samplePayload(flags.event as SampleScope) : await readPayload(flags.payload);
     let response: TestDeliveryResponse;
     try {
@@ -53,7 +64,10 @@ export default class WebhooksSend extends CliCommand {
     if (body !== '') this.log(body);
     if (response.status < 200 || response.status > 299) {
       // With --json the answer goes out inside the error; without it, it is printed above.
-      throw new CliFailure(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, { status: response.status, body: response.body });
+      throw new CliFailure(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, {
+        status: response.status,
+        body: response.body,
+      });
     }
     return { status: response.status, body: response.body };
   }

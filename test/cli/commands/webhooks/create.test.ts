@@ -11,7 +11,20 @@ t.test('--url, repeated --watch and --domain, --secret: one POST with exactly th
     .matchHeader('authorization', `Bearer ${TOKEN}`)
     .post('/api/settings/webhooks', urlWebhookCreateBody)
     .reply(200, { webhook: urlWebhookJson });
-  const argv = ['--url', urlWebhookJson.url!, '--watch', 'user:julien-c', '--watch', 'org:HuggingFaceH4', '--domain', 'repo', '--domain', 'discussion', '--secret', 'my-secret'];
+  const argv = [
+    '--url',
+    urlWebhookJson.url!,
+    '--watch',
+    'user:julien-c',
+    '--watch',
+    'org:HuggingFaceH4',
+    '--domain',
+    'repo',
+    '--domain',
+    'discussion',
+    '--secret',
+    'my-secret',
+  ];
   const { exitCode, stdout } = await runWebhooksCommand(WebhooksCreate, argv);
   t.equal(exitCode, 0);
   t.equal(stdout, `Created webhook ${urlWebhookJson.id}\n`);
@@ -22,7 +35,13 @@ t.test('--job-id sends jobSourceId; --json prints the webhook', async (t) => {
   nock(HUB)
     .post('/api/settings/webhooks', { watched: [{ type: 'model', name: 'openai-community/gpt2' }], jobSourceId: 'job-42' })
     .reply(200, { webhook: jobWebhookJson });
-  const { exitCode, stdout } = await runWebhooksCommand(WebhooksCreate, ['--job-id', 'job-42', '--watch', 'model:openai-community/gpt2', '--json']);
+  const { exitCode, stdout } = await runWebhooksCommand(WebhooksCreate, [
+    '--job-id',
+    'job-42',
+    '--watch',
+    'model:openai-community/gpt2',
+    '--json',
+  ]);
   t.equal(exitCode, 0);
   t.same(JSON.parse(stdout), { ...jobWebhookJson, hasSecret: false });
 });
@@ -32,10 +51,19 @@ t.test('usage errors exit 2 and send nothing', async (t) => {
     [['--url', 'https://e.x/h', '--job-id', 'j', '--watch', 'model:gpt2'], /Provide either --url or --job-id, not both\./],
     [['--watch', 'model:gpt2'], /Provide either --url \(the hub POSTs payloads there\) or --job-id/],
     [['--url', 'https://e.x/h'], /Missing required flag watch/],
-    [['--url', 'https://e.x/h', '--watch', 'gpt2'], /Invalid --watch value "gpt2": expected type:name \(e.g. model:gpt2\)\. Valid types: dataset, model, org, space, user\./],
+    [
+      ['--url', 'https://e.x/h', '--watch', 'gpt2'],
+      /Invalid --watch value "gpt2": expected type:name \(e.g. model:gpt2\)\. Valid types: dataset, model, org, space, user\./,
+    ],
     [['--url', 'https://e.x/h', '--watch', 'model:'], /Invalid --watch value "model:"/],
-    [['--url', 'https://e.x/h', '--watch', 'repo:gpt2'], /Invalid --watch type "repo" in "repo:gpt2"\. Valid types: dataset, model, org, space, user\./],
-    [['--url', 'https://e.x/h', '--watch', 'model:gpt2', '--domain', 'discussions'], /Expected --domain=discussions to be one of: repo, discussion/],
+    [
+      ['--url', 'https://e.x/h', '--watch', 'repo:gpt2'],
+      /Invalid --watch type "repo" in "repo:gpt2"\. Valid types: dataset, model, org, space, user\./,
+    ],
+    [
+      ['--url', 'https://e.x/h', '--watch', 'model:gpt2', '--domain', 'discussions'],
+      /Expected --domain=discussions to be one of: repo, discussion/,
+    ],
     [['--url', 'not-a-url', '--watch', 'model:gpt2'], /The webhook URL must be an http\(s\) URL, got "not-a-url"\./],
   ];
   for (const [argv, message] of cases) {

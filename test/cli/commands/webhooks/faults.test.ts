@@ -24,7 +24,13 @@ t.test('a 429 with --json: exit 4, only the JSON error on stdout', async (t) => 
   const { exitCode, stdout, stderr } = await runWebhooksCommand(WebhooksLs, ['--json']);
   t.equal(exitCode, 4);
   t.same(JSON.parse(stdout), {
-    error: { message: `Rate limited (HTTP 429 from GET ${HUB}/api/settings/webhooks, request id req-429)`, exitCode: 4, status: 429, serverMessage: 'Rate limited', requestId: 'req-429' },
+    error: {
+      message: `Rate limited (HTTP 429 from GET ${HUB}/api/settings/webhooks, request id req-429)`,
+      exitCode: 4,
+      status: 429,
+      serverMessage: 'Rate limited',
+      requestId: 'req-429',
+    },
   });
   t.match(stderr, /^Error: Rate limited \(HTTP 429/);
 });
@@ -37,19 +43,25 @@ t.test('a list of the wrong shape: exit 4 and what is wrong', async (t) => {
 });
 
 t.test('a refused or reset connection: exit 5, with and without --json', async (t) => {
-  nock(HUB).get('/api/settings/webhooks').replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' }));
+  nock(HUB)
+    .get('/api/settings/webhooks')
+    .replyWithError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:443'), { code: 'ECONNREFUSED' }));
   const refused = await runWebhooksCommand(WebhooksLs, []);
   t.equal(refused.exitCode, 5);
   t.equal(refused.stdout, '');
   t.match(refused.stderr, new RegExp(`^Error: Cannot reach the hub at ${HUB}/api/settings/webhooks: `));
-  nock(HUB).get(`/api/settings/webhooks/${id}`).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+  nock(HUB)
+    .get(`/api/settings/webhooks/${id}`)
+    .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
   const reset = await runWebhooksCommand(WebhooksInfo, [id, '--json']);
   t.equal(reset.exitCode, 5);
   t.match(JSON.parse(reset.stdout), { error: { exitCode: 5, message: /^Cannot reach the hub/ } });
 });
 
 t.test('a hub that echoes the token: it reaches neither stderr nor stdout', async (t) => {
-  nock(HUB).get('/api/settings/webhooks').reply(401, { error: `Invalid token: Bearer ${TOKEN}` });
+  nock(HUB)
+    .get('/api/settings/webhooks')
+    .reply(401, { error: `Invalid token: Bearer ${TOKEN}` });
   const { exitCode, stdout, stderr } = await runWebhooksCommand(WebhooksLs, ['--json']);
   t.equal(exitCode, 4);
   t.notMatch(stdout + stderr, TOKEN);

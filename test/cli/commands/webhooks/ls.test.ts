@@ -6,7 +6,8 @@ import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
 useNock(t);
 
-const list = () => nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).get('/api/settings/webhooks').reply(200, [urlWebhookJson, jobWebhookJson]);
+const list = () =>
+  nock(HUB).matchHeader('authorization', `Bearer ${TOKEN}`).get('/api/settings/webhooks').reply(200, [urlWebhookJson, jobWebhookJson]);
 
 t.test('a table: id, url or (job), status, domains, watched', async (t) => {
   list();
@@ -30,10 +31,13 @@ t.test('--json: the webhooks as JSON on stdout only, secrets left out', async (t
   const { exitCode, stdout } = await runWebhooksCommand(WebhooksLs, ['--json']);
   t.equal(exitCode, 0);
   const webhooks = JSON.parse(stdout) as Record<string, unknown>[];
-  t.same(webhooks.map((w) => [w.id, w.hasSecret, 'secret' in w]), [
-    ['654bbbc16f2ec14d77f109cc', true, false],
-    ['6700f3a1c2d4e5f6a7b8c9d0', false, false],
-  ]);
+  t.same(
+    webhooks.map((w) => [w.id, w.hasSecret, 'secret' in w]),
+    [
+      ['654bbbc16f2ec14d77f109cc', true, false],
+      ['6700f3a1c2d4e5f6a7b8c9d0', false, false],
+    ],
+  );
   t.match(webhooks[1], { job: { dockerImage: 'ubuntu' }, disabled: true });
 });
 
@@ -63,7 +67,9 @@ t.test('-q and --json together are a usage error', async (t) => {
 });
 
 t.test('hub errors: message and request id on stderr, exit 4, also with --json', async (t) => {
-  nock(HUB).get('/api/settings/webhooks').reply(401, { error: 'Invalid credentials in Authorization header' }, { 'x-request-id': 'req-401' });
+  nock(HUB)
+    .get('/api/settings/webhooks')
+    .reply(401, { error: 'Invalid credentials in Authorization header' }, { 'x-request-id': 'req-401' });
   const human = await runWebhooksCommand(WebhooksLs, []);
   t.equal(human.exitCode, 4);
   t.equal(human.stdout, '');
@@ -75,7 +81,13 @@ t.test('hub errors: message and request id on stderr, exit 4, also with --json',
   const json = await runWebhooksCommand(WebhooksLs, ['--json']);
   t.equal(json.exitCode, 4, 'oclif would exit 1 in --json mode; the status is kept');
   t.same(JSON.parse(json.stdout), {
-    error: { message: 'boom (HTTP 500 from GET https://huggingface.co/api/settings/webhooks, request id req-500)', exitCode: 4, status: 500, serverMessage: 'boom', requestId: 'req-500' },
+    error: {
+      message: 'boom (HTTP 500 from GET https://huggingface.co/api/settings/webhooks, request id req-500)',
+      exitCode: 4,
+      status: 500,
+      serverMessage: 'boom',
+      requestId: 'req-500',
+    },
   });
   t.match(json.stderr, /^Error: boom/);
 });

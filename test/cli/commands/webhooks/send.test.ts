@@ -52,7 +52,10 @@ t.test('defaults: the repo.content sample, the secret from WEBHOOK_SECRET, none 
 });
 
 t.test('--payload sends a file as it is; a file that is not JSON, or --payload with --event, is a usage error', async (t) => {
-  const dir = t.testdir({ 'delivery.json': '{"event":{"action":"update","scope":"repo.custom"},"anything":[1,null]}', 'broken.json': '{"event":' });
+  const dir = t.testdir({
+    'delivery.json': '{"event":{"action":"update","scope":"repo.custom"},"anything":[1,null]}',
+    'broken.json': '{"event":',
+  });
   const { sent, fetch } = receiver();
   const run = await runWebhooksCommand(WebhooksSend, [URL_, '--payload', `${dir}/delivery.json`], { env: {}, fetch });
   t.equal(run.exitCode, 0);

@@ -22,9 +22,24 @@ t.test('--url only: the current watched list is kept, the URL changes', async (t
 
 t.test('--watch replaces the list in a single POST; --json prints the result', async (t) => {
   nock(HUB)
-    .post(`/api/settings/webhooks/${id}`, { watched: [{ type: 'dataset', name: 'stanfordnlp/imdb' }], domains: ['discussion'], secret: 'new' })
-    .reply(200, { webhook: { ...urlWebhookJson, watched: [{ type: 'dataset', name: 'stanfordnlp/imdb' }], domains: ['discussion'], secret: 'new' } });
-  const { exitCode, stdout } = await runWebhooksCommand(WebhooksUpdate, [id, '--watch', 'dataset:stanfordnlp/imdb', '--domain', 'discussion', '--secret', 'new', '--json']);
+    .post(`/api/settings/webhooks/${id}`, {
+      watched: [{ type: 'dataset', name: 'stanfordnlp/imdb' }],
+      domains: ['discussion'],
+      secret: 'new',
+    })
+    .reply(200, {
+      webhook: { ...urlWebhookJson, watched: [{ type: 'dataset', name: 'stanfordnlp/imdb' }], domains: ['discussion'], secret: 'new' },
+    });
+  const { exitCode, stdout } = await runWebhooksCommand(WebhooksUpdate, [
+    id,
+    '--watch',
+    'dataset:stanfordnlp/imdb',
+    '--domain',
+    'discussion',
+    '--secret',
+    'new',
+    '--json',
+  ]);
   t.equal(exitCode, 0);
   const json = JSON.parse(stdout) as Record<string, unknown>;
   t.match(json, { id, domains: ['discussion'], hasSecret: true });
