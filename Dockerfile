@@ -2,7 +2,7 @@
 # Set LLM_API_KEY (and WEBHOOK_SECRET if you use the receiver) as Space secrets.
 
 # Build: compile TypeScript and pack the package as npm would publish it.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +10,7 @@ COPY . .
 RUN npm run build && npm pack --ignore-scripts && mv emotion-hub-*.tgz /emotion-hub.tgz
 
 # Run: the packed package with production dependencies only, as the user (id 1000) Spaces run as.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=7860 \

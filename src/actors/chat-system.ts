@@ -89,7 +89,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   let crashed = false;
   const waiting: ((phase: SystemPhase) => void)[] = [];
   const settle = (): void => {
-    if (phase !== 'initializing') waiting.splice(0).forEach((resolve) => resolve(phase));
+    if (phase !== 'initializing') for (const resolve of waiting.splice(0)) resolve(phase);
   };
   actor.subscribe({
     next: (snapshot) => {

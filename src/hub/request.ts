@@ -56,7 +56,7 @@ async function text(response: HubResponse, url: string): Promise<string> {
  */
 export async function hubRequest(request: HubRequest, options: HubOptions): Promise<void>;
 export async function hubRequest<T>(request: HubRequest, options: HubOptions, read: (body: unknown) => T): Promise<T>;
-export async function hubRequest<T>(request: HubRequest, options: HubOptions, read?: (body: unknown) => T): Promise<T | void> {
+export async function hubRequest<T>(request: HubRequest, options: HubOptions, read?: (body: unknown) => T): Promise<T | undefined> {
   const { response, url, token } = await send(request, options);
   const body = await text(response, url);
   const context = { status: response.status, requestId: requestIdOf(response.headers), method: request.method, url };

@@ -35,7 +35,7 @@ function checkUrl(url: string): string {
 
 export function checkWatched(watched: readonly WatchedItem[]): WatchedItem[] {
   if (!Array.isArray(watched) || watched.length === 0) {
-    throw new WebhookInputError('Watch at least one item: a {type, name} with type ' + `${WATCHED_TYPES.join(', ')}.`);
+    throw new WebhookInputError(`Watch at least one item: a {type, name} with type ${WATCHED_TYPES.join(', ')}.`);
   }
   return watched.map((item) => {
     if (!WATCHED_TYPES.includes(item?.type)) {

@@ -17,5 +17,7 @@ export function openLoadingDesk(bus: Bus, now: () => Date): () => void {
       bus.publish({ type: 'chat.rejected', correlationId, ...phaseRejection('initializing') });
     }),
   ];
-  return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  return () => {
+    for (const subscription of subscriptions) subscription.unsubscribe();
+  };
 }

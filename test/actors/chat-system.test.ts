@@ -8,7 +8,7 @@ import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { systemPrompt } from '../../src/actors/dialogue-actor.js';
-import { BASE_URL, START, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
+import { START, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 

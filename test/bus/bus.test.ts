@@ -128,7 +128,7 @@ t.test('concurrent requests each get their own reply, whatever the order of repl
   bus.on('chat.requested').subscribe(() => undefined);
   // Reply in reverse order, echoing each request's message through its id.
   const ids = [...pending];
-  ids.forEach((id, index) => messages.set(id, ['one', 'two', 'three'][index] ?? ''));
+  for (const [index, id] of ids.entries()) messages.set(id, ['one', 'two', 'three'][index] ?? '');
   for (const id of ids.reverse()) {
     bus.publish({
       type: 'chat.replied',

@@ -33,7 +33,7 @@ const BOUND_MS = 10_000;
 
 t.test('headers that trickle in are cut off with 408 after the client timeout', async (t) => {
   const port = await listening(t);
-  const header = 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' + 'a'.repeat(600);
+  const header = `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(600)}`;
   const { socket, closed } = trickle(port, header.split(''), 100);
   t.teardown(() => socket.destroy());
   const bound = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), BOUND_MS).unref());

@@ -51,7 +51,7 @@ export class FakeSystem {
   }
 
   stop(): void {
-    this.subscriptions.forEach((subscription) => subscription.unsubscribe());
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
   }
 
   private answerChat(correlationId: string, message: string): void {

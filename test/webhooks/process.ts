@@ -22,7 +22,9 @@ export function runScript(script: string, env: NodeJS.ProcessEnv): RunningScript
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();
-  const notify = (): void => waiters.forEach((check) => check());
+  const notify = (): void => {
+    for (const check of waiters) check();
+  };
   child.stdout.on('data', (chunk) => {
     out += String(chunk);
     notify();

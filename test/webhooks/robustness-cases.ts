@@ -237,7 +237,7 @@ const extraKeys = fc.dictionary(
 );
 
 function nested(depth: number, array: boolean): string {
-  return array ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  return array ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 /** Valid text of exactly `size` bytes: a payload padded with an extra key. */

@@ -149,7 +149,7 @@ t.test(`${BURSTS} bursts of concurrent generated requests: every answer checked,
     fc.asyncProperty(fc.array(requestArb({ http: true }, BODY_LIMIT), { minLength: 5, maxLength: 30 }), async (requests) => {
       const before = { ...calls };
       const answers = await Promise.all(requests.map(send));
-      requests.forEach((request, index) => checkAnswer(request, answers[index]!));
+      for (const [index, request] of requests.entries()) checkAnswer(request, answers[index]!);
       for (const name of NAMES) {
         assert.equal(calls[name] - before[name], requests.filter((request) => expectedHandler(request) === name).length, `${name} calls`);
       }

@@ -31,7 +31,7 @@ t.test('the built-in sample of each scope, posted as the Hub does: JSON, a Webho
     const run = await runWebhooksCommand(WebhooksSend, [URL_, '--event', scope, '--secret', 'my-secret'], { env: {}, fetch });
     t.equal(run.exitCode, 0, scope);
     t.same(sent[0]?.body, samplePayload(scope), `${scope}: the sample payload`);
-    t.equal((sent[0]?.body as { event: { scope: string } }).event.scope, scope);
+    t.equal((sent[0]!.body as { event: { scope: string } }).event.scope, scope);
     t.equal(sent[0]?.headers['content-type'], 'application/json');
     t.equal(sent[0]?.headers['x-webhook-secret'], 'my-secret');
     t.match(sent[0]?.headers['webhook-id'], /^[0-9a-f]{24}$/, 'a Hub-like id');
@@ -43,7 +43,7 @@ t.test('the built-in sample of each scope, posted as the Hub does: JSON, a Webho
 t.test('defaults: the repo.content sample, the secret from WEBHOOK_SECRET, none without it', async (t) => {
   const withEnv = receiver();
   await runWebhooksCommand(WebhooksSend, [URL_], { env: { WEBHOOK_SECRET: 'from-env' }, fetch: withEnv.fetch });
-  t.equal((withEnv.sent[0]?.body as { event: { scope: string } }).event.scope, 'repo.content');
+  t.equal((withEnv.sent[0]!.body as { event: { scope: string } }).event.scope, 'repo.content');
   t.equal(withEnv.sent[0]?.headers['x-webhook-secret'], 'from-env');
   const without = receiver();
   await runWebhooksCommand(WebhooksSend, [URL_, '--webhook-id', '65a14fd933eca76f4639fc84'], { env: {}, fetch: without.fetch });
