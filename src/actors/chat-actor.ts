@@ -45,7 +45,11 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
   const pending = new Map<string, Pending>();
   const stamp = isoStamps(clock);
   const subscription = new Subscription();
-  const reject = (correlationId: string, reason: 'provider_failed' | 'provider_timeout' | 'unavailable', error: string): void => {
+  const reject = (
+    correlationId: string,
+    reason: 'provider_failed' | 'provider_timeout' | 'unavailable' | 'stopped',
+    error: string,
+  ): void => {
     if (pending.delete(correlationId)) bus.publish({ type: 'chat.rejected', correlationId, reason, error });
   };
 
@@ -94,6 +98,11 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
       .subscribe(({ correlationId, reason }) =>
         reject(correlationId, 'unavailable', `The conversation could not be read (${reason}); nothing changed. Please try again.`),
       ),
+  );
+  subscription.add(
+    bus
+      .on('dialogue.stopped')
+      .subscribe(({ correlationId }) => reject(correlationId, 'stopped', 'The reply was stopped; nothing changed.')),
   );
   // The system is going down: every chat still waiting for the model gets its answer before the exit.
   subscription.add(

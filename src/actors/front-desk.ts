@@ -47,8 +47,8 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
     }),
   );
   subscription.add(
-    bus.on('chat.requested').subscribe(({ correlationId, message, session }) => {
-      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session });
+    bus.on('chat.requested').subscribe(({ correlationId, message, session, stream }) => {
+      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session, stream });
       else bus.publish({ type: 'chat.rejected', correlationId, ...phaseRejection(phase) });
     }),
   );

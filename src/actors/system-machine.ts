@@ -17,6 +17,7 @@ import { dialogueActor, dialogueWatch } from './dialogue-actor.js';
 import { driftActor } from './drift-actor.js';
 import { emotionsActor } from './emotions-actor.js';
 import { frontDesk } from './front-desk.js';
+import { historyActor } from './history-actor.js';
 import { persistenceActor } from './persistence-actor.js';
 import { sentimentActor } from './sentiment-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
@@ -141,6 +142,7 @@ export function createSystemMachine(services: SystemServices) {
     },
     actors: {
       frontDesk,
+      history: historyActor,
       loadMemoryStore,
       probeSentimentAnalyzer,
       validateKey,
@@ -198,11 +200,19 @@ export function createSystemMachine(services: SystemServices) {
     id: 'chatSystem',
     description: "The chat system: seed 000's startup, then ready, keyMissing or failed.",
     context: { store: undefined, failure: undefined, started: false },
-    entry: spawnChild('frontDesk', {
-      id: 'frontDesk',
-      systemId: 'frontDesk',
-      input: () => ({ bus: services.bus, initial: defaultState(services.clock.now().toISOString()) }),
-    }),
+    entry: [
+      spawnChild('frontDesk', {
+        id: 'frontDesk',
+        systemId: 'frontDesk',
+        input: () => ({ bus: services.bus, initial: defaultState(services.clock.now().toISOString()) }),
+      }),
+      // The visitor's history is read and forgotten in every phase: the store is there from the start.
+      spawnChild('history', {
+        id: 'history',
+        systemId: 'history',
+        input: () => ({ bus: services.bus, conversations: services.conversations }),
+      }),
+    ],
     on: { STOP_DRIFT: { actions: 'stopDrift' } },
     initial: 'initializing',
     states: {

@@ -121,7 +121,7 @@ export class Bus {
    */
   request<R extends EventType>(input: RequestInput, replyTypes: R | readonly R[], timeoutMs: number): Promise<EventOf<R>> {
     if (this.closed) return Promise.reject(new BusClosedError(input.type));
-    const correlationId = input.correlationId ?? `${this.idPrefix}${((this.sequence += 1)).toString(36)}`;
+    const correlationId = input.correlationId ?? this.newCorrelationId();
     const types: readonly EventType[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
     for (const type of types) this.watchReplies(type);
     const outer = this.answering;
@@ -142,6 +142,11 @@ export class Bus {
     });
     this.deadlines.add(correlationId, timeoutMs);
     return reply;
+  }
+
+  /** A correlation id no other request of any process has: for a caller that must know it before requesting. */
+  newCorrelationId(): string {
+    return `${this.idPrefix}${((this.sequence += 1)).toString(36)}`;
   }
 
   /** Requests still waiting for their reply. */

@@ -78,6 +78,8 @@ const ChatMessageFields = {
   message: Type.String(),
   /** Whose conversation the message belongs to. */
   session: SessionKeySchema,
+  /** A streamed chat: the dialogue publishes the reply's pieces as `chat.token` while the model writes it. */
+  stream: Type.Optional(Type.Boolean()),
 };
 
 export const ChatRequestedSchema = Event('chat.requested', ChatMessageFields);
@@ -97,6 +99,18 @@ export const ChatCommittedSchema = Event('chat.committed', {
 });
 export type ChatCommitted = Readonly<Static<typeof ChatCommittedSchema>>;
 
+/** One piece of a streamed chat's reply, as the provider streamed it. Only a streamed chat has them. */
+export const ChatTokenSchema = Event('chat.token', { correlationId, text: Type.String() });
+export type ChatToken = Readonly<Static<typeof ChatTokenSchema>>;
+
+/** A visitor asks to stop its streamed replies in flight (`POST /api/chat/stop`). */
+export const ChatStopRequestedSchema = Event('chat.stop.requested', { correlationId, session: SessionKeySchema });
+export type ChatStopRequested = Readonly<Static<typeof ChatStopRequestedSchema>>;
+
+/** The answer to `chat.stop.requested`: how many replies were stopped (0 when none was in flight). */
+export const ChatStopAnsweredSchema = Event('chat.stop.answered', { correlationId, stopped: Type.Integer({ minimum: 0 }) });
+export type ChatStopAnswered = Readonly<Static<typeof ChatStopAnsweredSchema>>;
+
 export const ChatRepliedSchema = Event('chat.replied', {
   correlationId,
   response: Type.String(),
@@ -108,8 +122,8 @@ export type ChatReplied = Readonly<Static<typeof ChatRepliedSchema>>;
 
 /**
  * Why a chat request got no reply: the system's phase (`initializing`, `missing_llm_key`,
- * `system_failed`), the provider failing or timing out, or the mood ledger or the conversation
- * store refusing (`unavailable`).
+ * `system_failed`), the provider failing or timing out, the mood ledger or the conversation
+ * store refusing (`unavailable`), or the visitor stopping its streamed reply (`stopped`).
  */
 export const ChatRejectionSchema = Type.Enum([
   'initializing',
@@ -118,6 +132,7 @@ export const ChatRejectionSchema = Type.Enum([
   'provider_failed',
   'provider_timeout',
   'unavailable',
+  'stopped',
 ]);
 export type ChatRejection = Static<typeof ChatRejectionSchema>;
 
@@ -222,6 +237,35 @@ export const DialogueUnavailableSchema = Event('dialogue.unavailable', {
 });
 export type DialogueUnavailable = Readonly<Static<typeof DialogueUnavailableSchema>>;
 
+/** The visitor stopped this streamed reply: the provider call was aborted. Not a model failure. */
+export const DialogueStoppedSchema = Event('dialogue.stopped', { correlationId });
+export type DialogueStopped = Readonly<Static<typeof DialogueStoppedSchema>>;
+
+// ── history (HTTP boundary) ─────────────────────────────────────────────────
+/** One remembered turn as the visitor sees it: who said it, what, and when. */
+export const HistoryMessageSchema = Type.Object({
+  role: Type.Enum(['user', 'assistant']),
+  content: Type.String(),
+  at: Iso8601,
+});
+export type HistoryMessage = Static<typeof HistoryMessageSchema>;
+
+/** `GET /api/history` (`forget` false) or `DELETE /api/history` (`forget` true) for one visitor. */
+export const HistoryRequestedSchema = Event('history.requested', {
+  correlationId,
+  session: SessionKeySchema,
+  forget: Type.Boolean(),
+});
+export type HistoryRequested = Readonly<Static<typeof HistoryRequestedSchema>>;
+
+/** The visitor's conversation, oldest first (empty once forgotten), or why the store could not answer. */
+export const HistoryReportedSchema = Event('history.reported', {
+  correlationId,
+  messages: Type.Array(HistoryMessageSchema),
+  error: Type.Optional(Type.String()),
+});
+export type HistoryReported = Readonly<Static<typeof HistoryReportedSchema>>;
+
 /** Asks the persistence actor to write the state now (shutdown, fatal errors). */
 export const PersistenceFlushRequestedSchema = Event('persistence.flush.requested', { correlationId });
 export type PersistenceFlushRequested = Readonly<Static<typeof PersistenceFlushRequestedSchema>>;
@@ -250,6 +294,9 @@ export const EVENT_SCHEMAS = {
   'chat.replied': ChatRepliedSchema,
   'chat.rejected': ChatRejectedSchema,
   'chat.committed': ChatCommittedSchema,
+  'chat.token': ChatTokenSchema,
+  'chat.stop.requested': ChatStopRequestedSchema,
+  'chat.stop.answered': ChatStopAnsweredSchema,
   'status.requested': StatusRequestedSchema,
   'status.reported': StatusReportedSchema,
   'emotions.loaded': EmotionsLoadedSchema,
@@ -261,6 +308,9 @@ export const EVENT_SCHEMAS = {
   'dialogue.replied': DialogueRepliedSchema,
   'dialogue.failed': DialogueFailedSchema,
   'dialogue.unavailable': DialogueUnavailableSchema,
+  'dialogue.stopped': DialogueStoppedSchema,
+  'history.requested': HistoryRequestedSchema,
+  'history.reported': HistoryReportedSchema,
   'persistence.flush.requested': PersistenceFlushRequestedSchema,
   'persistence.saved': PersistenceSavedSchema,
   'persistence.failed': PersistenceFailedSchema,

@@ -52,6 +52,9 @@ export const ERRORS = {
     message: 'The reply took too long. Please try again.',
     body: { status: 'error' },
   },
+  // Only a streamed chat can be stopped, so only its `event: error` carries this; the status is for the table.
+  CHAT_STOPPED: { statusCode: 409, message: 'The reply was stopped: this message changed nothing.' },
+  HISTORY_UNAVAILABLE: { statusCode: 503, message: 'The conversation cannot be read or forgotten right now. Please try again.' },
   AVATAR_FAILED: {
     statusCode: 500,
     message: 'Failed to get avatar information',

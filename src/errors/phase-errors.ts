@@ -29,6 +29,7 @@ export const REJECTION_ERRORS: Readonly<Record<ChatRejection, ErrorCode>> = {
   provider_failed: 'PROVIDER_FAILED',
   provider_timeout: 'PROVIDER_TIMEOUT',
   unavailable: 'CHAT_UNAVAILABLE',
+  stopped: 'CHAT_STOPPED',
 };
 
 const PHASE_REASONS: Readonly<Record<Exclude<SystemPhase, 'ready'>, ChatRejection>> = {

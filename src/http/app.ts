@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
+import { fastifySSE } from '@fastify/sse';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { logListening, loggingOptions } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
+import { eventsRoutes } from './routes/events.js';
+import { historyRoutes } from './routes/history.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
@@ -35,7 +38,12 @@ export interface AppOptions {
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
+  /** How often an event stream's heartbeat comment goes out (default 15 s; tests go faster). */
+  readonly heartbeatMs?: number;
 }
+
+/** An event stream's heartbeat comment keeps proxies from closing a quiet stream. */
+export const HEARTBEAT_MS = 15_000;
 
 /** How long a client may take to send one request before it is cut off. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 10_000;
@@ -79,6 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   logListening(app, logger);
   installErrorHandling(app);
   installSecurityHeaders(app);
+  // Before the routes: it wraps the handlers of the routes that declare `sse`.
+  await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS });
   await app.register(fastifyStatic, {
     root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
     prefix: '/assets/',
@@ -91,7 +101,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(fastifyCookie);
     await session.register(pageRoutes, { pages });
     await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
+    await session.register(historyRoutes, { system });
   });
+  await app.register(eventsRoutes, { bus, system });
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
   return app;

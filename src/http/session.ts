@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKey } from '../bus/events.js';
 
@@ -32,6 +33,10 @@ export function visitorSession(request: FastifyRequest, reply: FastifyReply): Se
   const current = request.cookies[SESSION_COOKIE];
   if (current !== undefined && SESSION_ID.test(current)) return sessionKey(current);
   const id = newSessionId();
-  reply.setCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https' });
+  // A header rather than reply.setCookie, whose onSend hook never runs for a streamed answer (written to the socket).
+  reply.header(
+    'set-cookie',
+    fastifyCookie.serialize(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https' }),
+  );
   return sessionKey(id);
 }

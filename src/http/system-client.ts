@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../bus/events.js';
+import type { ChatRejected, ChatReplied, HistoryReported, SessionKey, StatusReported } from '../bus/events.js';
 
 export interface SystemTimeouts {
   /** How long a `status.requested` may wait for its report; the system answers it at once in every phase. */
@@ -8,15 +8,23 @@ export interface SystemTimeouts {
   readonly chatMs: number;
 }
 
+/** Receives each piece of a streamed reply, in order. */
+export type TokenListener = (text: string) => void;
+
 /**
  * What the routes ask the actor system, over the bus and nothing else: the
  * HTTP layer never sees an actor, a provider or a file.
  */
 export class SystemClient {
+  /** The streamed chats waiting for their pieces, by correlation id: one bus subscription serves them all. */
+  readonly #streams = new Map<string, TokenListener>();
+
   constructor(
     private readonly bus: Bus,
     private readonly timeouts: SystemTimeouts,
-  ) {}
+  ) {
+    bus.on('chat.token').subscribe(({ correlationId, text }) => this.#streams.get(correlationId)?.(text));
+  }
 
   status(): Promise<StatusReported> {
     return this.bus.request({ type: 'status.requested' }, 'status.reported', this.timeouts.statusMs);
@@ -24,5 +32,31 @@ export class SystemClient {
 
   chat(message: string, session: SessionKey): Promise<ChatReplied | ChatRejected> {
     return this.bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.timeouts.chatMs);
+  }
+
+  /** A streamed chat: `onToken` gets each piece of the reply (`chat.token`) until the reply or rejection comes. */
+  async chatStream(message: string, session: SessionKey, onToken: TokenListener): Promise<ChatReplied | ChatRejected> {
+    const correlationId = this.bus.newCorrelationId();
+    this.#streams.set(correlationId, onToken);
+    try {
+      return await this.bus.request(
+        { type: 'chat.requested', correlationId, message, session, stream: true },
+        ['chat.replied', 'chat.rejected'],
+        this.timeouts.chatMs,
+      );
+    } finally {
+      this.#streams.delete(correlationId);
+    }
+  }
+
+  /** Stops the visitor's streamed replies in flight; resolves with how many were. */
+  async stop(session: SessionKey): Promise<number> {
+    const answer = await this.bus.request({ type: 'chat.stop.requested', session }, 'chat.stop.answered', this.timeouts.statusMs);
+    return answer.stopped;
+  }
+
+  /** The visitor's conversation, or (`forget`) forgets it first. */
+  history(session: SessionKey, forget: boolean): Promise<HistoryReported> {
+    return this.bus.request({ type: 'history.requested', session, forget }, 'history.reported', this.timeouts.statusMs);
   }
 }

@@ -1,5 +1,14 @@
 import type { Redis } from 'ioredis';
-import { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from '../sessions/conversation-store.js';
+import {
+  DEFAULT_MEMORY_EXCHANGES,
+  exchangeTurns,
+  untimed,
+  UNKNOWN_TIME,
+  type ConversationStore,
+  type ConversationTurn,
+  type ExchangeTimes,
+  type TimedTurn,
+} from '../sessions/conversation-store.js';
 import { execAll, unavailable } from './connection.js';
 import type { RedisKeys } from './keys.js';
 
@@ -32,6 +41,10 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   async history(sessionId: string): Promise<readonly ConversationTurn[]> {
+    return untimed(await this.messages(sessionId));
+  }
+
+  async messages(sessionId: string): Promise<readonly TimedTurn[]> {
     const { client, keys, idleMs } = this.#options;
     const key = keys.conversation(sessionId);
     let items: string[];
@@ -44,20 +57,20 @@ export class RedisConversationStore implements ConversationStore {
     return items.flatMap((item) => {
       try {
         const turn: unknown = JSON.parse(item);
-        return isTurn(turn) ? [{ role: turn.role, content: turn.content }] : [];
+        if (!isTurn(turn)) return [];
+        // A turn an older version stored has no time.
+        const at = typeof (turn as Partial<TimedTurn>).at === 'string' ? (turn as TimedTurn).at : UNKNOWN_TIME;
+        return [{ role: turn.role, content: turn.content, at }];
       } catch {
         return [];
       }
     });
   }
 
-  async remember(sessionId: string, message: string, reply: string): Promise<void> {
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
     const { client, keys, idleMs } = this.#options;
     const key = keys.conversation(sessionId);
-    const turns: ConversationTurn[] = [
-      { role: 'user', content: message },
-      { role: 'assistant', content: reply },
-    ];
+    const turns = exchangeTurns(message, reply, times);
     try {
       await execAll(
         client
@@ -68,6 +81,14 @@ export class RedisConversationStore implements ConversationStore {
       );
     } catch (error) {
       throw unavailable('remember the conversation', error);
+    }
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    try {
+      await this.#options.client.del(this.#options.keys.conversation(sessionId));
+    } catch (error) {
+      throw unavailable('forget the conversation', error);
     }
   }
 

@@ -1,6 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import { epochMs, type Clock } from '../runtime/clock.js';
-import { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from './conversation-store.js';
+import {
+  DEFAULT_MEMORY_EXCHANGES,
+  exchangeTurns,
+  untimed,
+  type ConversationStore,
+  type ConversationTurn,
+  type ExchangeTimes,
+  type TimedTurn,
+} from './conversation-store.js';
 
 export interface MemoryConversationStoreOptions {
   /** Sessions kept; beyond it the least recently used is forgotten (`MAX_SESSIONS`). */
@@ -20,7 +28,7 @@ export interface MemoryConversationStoreOptions {
  * without a timer. Lost on restart, like the conversation memory of seed 000.
  */
 export class MemoryConversationStore implements ConversationStore {
-  private readonly sessions: LRUCache<string, readonly ConversationTurn[]>;
+  private readonly sessions: LRUCache<string, readonly TimedTurn[]>;
   private readonly maxTurns: number;
 
   constructor(options: MemoryConversationStoreOptions) {
@@ -42,13 +50,20 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   async history(sessionId: string): Promise<readonly ConversationTurn[]> {
+    return untimed(await this.messages(sessionId));
+  }
+
+  async messages(sessionId: string): Promise<readonly TimedTurn[]> {
     return this.sessions.get(sessionId) ?? [];
   }
 
-  async remember(sessionId: string, message: string, reply: string): Promise<void> {
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
     const turns = this.sessions.get(sessionId) ?? [];
-    const next: ConversationTurn[] = [...turns, { role: 'user', content: message }, { role: 'assistant', content: reply }];
-    this.sessions.set(sessionId, next.slice(-this.maxTurns));
+    this.sessions.set(sessionId, [...turns, ...exchangeTurns(message, reply, times)].slice(-this.maxTurns));
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
   }
 
   async close(): Promise<void> {

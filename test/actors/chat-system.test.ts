@@ -414,7 +414,11 @@ t.test('a chat whose conversation cannot be read is rejected as unavailable, bef
     history: async () => {
       throw new Error('Redis is unavailable: cannot read the conversation');
     },
+    messages: async () => {
+      throw new Error('Redis is unavailable: cannot read the conversation');
+    },
     remember: async () => undefined,
+    forget: async () => undefined,
     close: async () => undefined,
   };
   const { system, bus, events, exits } = harness(t, KEY, undefined, { conversations: away });

@@ -117,6 +117,10 @@ export function standInProvider(reply = 'I hear you.'): StandInProvider {
   const fetch: typeof globalThis.fetch = async (input, init) => {
     const url = new URL(String(input instanceof Request ? input.url : input));
     calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+    if (typeof init?.body === 'string' && (JSON.parse(init.body) as { stream?: boolean }).stream === true) {
+      const pieces = reply.split(/(?<= )/);
+      return new Response(completionStream(...pieces), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }
     const body = url.pathname.endsWith('/models') ? modelList() : completion(reply);
     return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
   };
@@ -160,6 +164,30 @@ export function completion(content: string | null): object {
     model: 'gpt-4o-mini',
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
   };
+}
+
+/** One chunk of a streamed completion, as `data:` of the provider's event stream carries it. */
+export function completionChunk(content: string, finishReason: string | null = null): object {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1_790_000_000,
+    model: 'gpt-4o-mini',
+    choices: [{ index: 0, delta: { content }, finish_reason: finishReason, logprobs: null }],
+  };
+}
+
+/** A streamed completion's event-stream frame for one piece (what an OpenAI-compatible server writes). */
+export function completionFrame(content: string): string {
+  return `data: ${JSON.stringify(completionChunk(content))}\n\n`;
+}
+
+/** The frames that end a streamed completion normally. */
+export const COMPLETION_END = `data: ${JSON.stringify(completionChunk('', 'stop'))}\n\ndata: [DONE]\n\n`;
+
+/** A whole streamed completion, its pieces then its normal end. */
+export function completionStream(...pieces: string[]): string {
+  return pieces.map(completionFrame).join('') + COMPLETION_END;
 }
 
 /** A provider's answer to `GET /models`: by default it offers the default model the tests configure. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type {} from '@fastify/sse';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
 import { phaseError, REJECTION_ERRORS } from '../../errors/phase-errors.js';
@@ -6,6 +7,7 @@ import { httpError, type HttpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';
 import { visitorSession } from '../session.js';
+import { sseFrame } from '../sse-frame.js';
 import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
 
 declare module 'fastify' {
@@ -29,6 +31,61 @@ function readinessError(status: StatusReported): HttpError | undefined {
 
 function unreachableSystem(cause: unknown): HttpError {
   return httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
+}
+
+/** The error a chat gets when the system does not answer it in time, or at all. */
+function unansweredChat(cause: unknown): HttpError {
+  return httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', undefined, cause);
+}
+
+/**
+ * Sets the visitor's session, then answers the phase's 503 unless the system is ready: before the
+ * body is read, so a system that cannot chat answers 503 whatever the body (seed 000). A callback
+ * hook with one then(): an async hook awaiting an async check cost several ticks per chat.
+ */
+function sessionAndReadiness(system: SystemClient) {
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void): void => {
+    // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
+    request.session = visitorSession(request, reply);
+    system.status().then(
+      (status) => done(readinessError(status)),
+      (cause: unknown) => done(unreachableSystem(cause)),
+    );
+  };
+}
+
+/**
+ * A streamed chat (`Accept: text/event-stream`), once the request is valid: the stream opens at
+ * once, each piece of the reply goes out as `event: token`, then `event: done` with seed 000's
+ * body once the mood has committed, or `event: error`. A visitor who goes away has not stopped:
+ * the chat runs to its end and commits, and only the writing stops (seen on the response, which
+ * closes; the request's own signal fires as soon as a POST's body has been read).
+ */
+async function streamChat(system: SystemClient, request: FastifyRequest, reply: FastifyReply, message: string): Promise<void> {
+  const sse = reply.sse;
+  sse.sendHeaders();
+  const socket = reply.raw;
+  // Node holds written headers until the first body write: the client would wait for the first piece.
+  socket.flushHeaders();
+  const write = (frame: string): void => {
+    if (sse.isConnected && !socket.writableEnded) socket.write(frame);
+  };
+  let frame: string;
+  try {
+    const answer = await system.chatStream(message, request.session, (text) => write(sseFrame(JSON.stringify({ text }), 'token')));
+    if (answer.type === 'chat.replied') {
+      frame = sseFrame(JSON.stringify(chatBody(answer)), 'done');
+    } else {
+      const error = httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
+      request.log.debug({ code: error.code, reason: answer.error }, error.message);
+      frame = sseFrame(JSON.stringify({ error: error.message, code: error.code }), 'error');
+    }
+  } catch (cause) {
+    const error = unansweredChat(cause);
+    request.log.debug({ code: error.code, reason: (cause as Error).message }, error.message);
+    frame = sseFrame(JSON.stringify({ error: error.message, code: error.code }), 'error');
+  }
+  write(frame);
 }
 
 export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
@@ -61,16 +118,9 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         response: chatResponse,
       },
       attachValidation: true,
-      // Before the body is read: a system that cannot chat answers 503 whatever the body (seed 000).
-      // A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
-      onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void) => {
-        // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
-        request.session = visitorSession(request, reply);
-        system.status().then(
-          (status) => done(readinessError(status)),
-          (cause: unknown) => done(unreachableSystem(cause)),
-        );
-      },
+      onRequest: sessionAndReadiness(system),
+      // `Accept: text/event-stream` streams the reply (reply.sse is set); any other Accept gets seed 000's JSON.
+      sse: 'dual',
     },
     async (request, reply) => {
       if (request.validationError) {
@@ -79,15 +129,28 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         );
         throw tooLong ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`) : httpError('NO_MESSAGE');
       }
+      const { message } = request.body as { message: string };
+      if (reply.sse) return streamChat(system, request, reply, message);
       let answer: ChatReplied | ChatRejected;
       try {
-        answer = await system.chat((request.body as { message: string }).message, request.session);
+        answer = await system.chat(message, request.session);
       } catch (cause) {
-        throw httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', undefined, cause);
+        throw unansweredChat(cause);
       }
       // The system's own words (a provider's detail among them) go to the log, not to the visitor.
       if (answer.type === 'chat.rejected') throw httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
       return reply.send(chatBody(answer));
     },
   );
+
+  // Stops this visitor's streamed replies in flight: each ends with `event: error` at once, nothing commits.
+  app.post('/api/chat/stop', { onRequest: sessionAndReadiness(system) }, async (request, reply) => {
+    let stopped: number;
+    try {
+      stopped = await system.stop(request.session);
+    } catch (cause) {
+      throw unreachableSystem(cause);
+    }
+    return reply.send({ stopped: stopped > 0 });
+  });
 };

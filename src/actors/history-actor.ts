@@ -1,0 +1,26 @@
+import { fromCallback, type EventObject } from 'xstate';
+import type { Bus } from '../bus/bus.js';
+import type { ConversationStore } from '../sessions/conversation-store.js';
+import { publishLate } from './publish.js';
+
+export interface HistoryInput {
+  readonly bus: Bus;
+  readonly conversations: ConversationStore;
+}
+
+/**
+ * Answers `history.requested` from the conversation store, in every phase: the visitor's turns
+ * with their times, or none once forgotten (`forget`). A store that cannot answer says why, and
+ * the route answers 503.
+ */
+export const historyActor = fromCallback<EventObject, HistoryInput>(({ input: { bus, conversations } }) => {
+  const subscription = bus.on('history.requested').subscribe(({ correlationId, session, forget }) => {
+    const answer = forget ? conversations.forget(session).then(() => []) : conversations.messages(session);
+    answer.then(
+      (messages) => publishLate(bus, { type: 'history.reported', correlationId, messages: [...messages] }),
+      (error: unknown) =>
+        publishLate(bus, { type: 'history.reported', correlationId, messages: [], error: (error as Error).message ?? String(error) }),
+    );
+  });
+  return () => subscription.unsubscribe();
+});

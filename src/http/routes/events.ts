@@ -1,0 +1,60 @@
+import type {} from '@fastify/sse';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { Bus } from '../../bus/bus.js';
+import type { StatusReported } from '../../bus/events.js';
+import { httpError } from '../errors.js';
+import { subscribeToMood } from '../mood-feed.js';
+import { avatarBody } from '../present.js';
+import { sseFrame } from '../sse-frame.js';
+import type { SystemClient } from '../system-client.js';
+
+export interface EventsRoutesOptions {
+  readonly bus: Bus;
+  readonly system: SystemClient;
+}
+
+/**
+ * `GET /api/events`: the mood, pushed. The first frame, at once, is `GET /api/avatar`'s body; then one
+ * frame per mood change, with an `id:`, made once and written to every listener. The heartbeat
+ * comment is @fastify/sse's (its interval is the app's `heartbeatMs`). On close (shutdown) every
+ * stream ends, so the server does not wait for listeners that never hang up.
+ */
+export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app, { bus, system }) => {
+  const listeners = new Set<ServerResponse>();
+  let id = 0;
+  const frameOf = (status: StatusReported): string => sseFrame(JSON.stringify(avatarBody(status)), undefined, id);
+
+  const unsubscribe = subscribeToMood(bus, () => {
+    id += 1;
+    // One status per change, whatever the number of listeners; it is answered from the front desk's state.
+    system.status().then(
+      (status) => {
+        const frame = frameOf(status);
+        for (const socket of listeners) socket.write(frame);
+      },
+      (error: unknown) => app.log.warn({ err: error }, 'a mood change could not be pushed: the system did not report its state'),
+    );
+  });
+  app.addHook('preClose', (done) => {
+    unsubscribe();
+    for (const socket of listeners) socket.end();
+    listeners.clear();
+    done();
+  });
+
+  app.get('/api/events', { sse: 'manual' }, async (_request, reply) => {
+    let status: StatusReported;
+    try {
+      status = await system.status();
+    } catch (cause) {
+      throw httpError('AVATAR_FAILED', undefined, cause);
+    }
+    const socket = reply.raw;
+    reply.sse.keepAlive();
+    reply.sse.sendHeaders();
+    socket.write(frameOf(status));
+    listeners.add(socket);
+    reply.sse.onClose(() => listeners.delete(socket));
+  });
+};

@@ -1,0 +1,92 @@
+import t from 'tap';
+import { COMPLETION_END, completionFrame, ofType } from '../../support/chat-system-harness.js';
+import { CookieJar } from '../../support/cookie-jar.js';
+import { eventually } from '../../support/eventually.js';
+import { SseReader } from '../../support/sse-client.js';
+import { heldProvider, served, streamedChat } from '../../support/streaming.js';
+
+// No nock here: its interception of fetch would hold a stream's pieces until the stream ends.
+
+t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=stay keeps the service up', async (t) => {
+  const { body, fetch } = heldProvider();
+  const { visitor, events, exits, system } = await served(t, { env: { ON_MODEL_FAILURE: 'stay' }, fetch });
+  const response = await streamedChat(visitor, 'tell me');
+  const reader = new SseReader(response.body!);
+  body.write(completionFrame('Half a '));
+  await eventually('the first piece', () => reader.data('token').length === 1);
+  body.destroy(new Error('connection reset by the provider'));
+  await reader.done;
+  t.same(reader.data('token'), [{ text: 'Half a ' }]);
+  t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED', error: String }]);
+  t.equal(ofType(events, 'chat.committed').length, 0, 'the mood did not change');
+  t.same(await (await visitor.fetch('/api/history')).json(), { messages: [] }, 'no user message, no partial reply');
+  t.same(exits, []);
+  t.equal(system.phase, 'ready');
+});
+
+t.test('a stream that breaks with ON_MODEL_FAILURE=exit: event: error, then the exit of seed 000', async (t) => {
+  const { body, fetch } = heldProvider();
+  const { visitor, exited } = await served(t, { fetch });
+  const response = await streamedChat(visitor, 'tell me');
+  const reader = new SseReader(response.body!);
+  body.write(completionFrame('Half'));
+  await eventually('the first piece', () => reader.data('token').length === 1);
+  body.destroy(new Error('connection reset by the provider'));
+  await reader.done;
+  t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
+  t.equal(await exited, 1);
+});
+
+t.test('stop: the stream ends with event: error at once, the provider call is aborted, nothing commits, no exit', async (t) => {
+  const { body, aborted, fetch } = heldProvider();
+  const { visitor, events, exits, system, address } = await served(t, { fetch });
+  const response = await streamedChat(visitor, 'write me a long story');
+  const reader = new SseReader(response.body!);
+  body.write(completionFrame('Once upon '));
+  await eventually('the first piece', () => reader.data('token').length === 1);
+
+  const stranger = await new CookieJar(address).fetch('/api/chat/stop', { method: 'POST' });
+  t.same(await stranger.json(), { stopped: false }, "another visitor cannot stop this visitor's reply");
+  t.notOk(reader.ended);
+
+  const stop = await visitor.fetch('/api/chat/stop', { method: 'POST' });
+  t.equal(stop.status, 200);
+  t.same(await stop.json(), { stopped: true });
+  await reader.done;
+  t.match(reader.data('error'), [{ code: 'CHAT_STOPPED', error: /stopped/ }]);
+  t.equal(reader.data('done').length, 0);
+  await aborted;
+  t.pass('the provider call was aborted');
+  t.equal(ofType(events, 'chat.committed').length, 0);
+  t.equal(ofType(events, 'dialogue.failed').length, 0, 'a stop is no model failure');
+  t.same(exits, []);
+  t.equal(system.phase, 'ready');
+  t.same(await (await visitor.fetch('/api/history')).json(), { messages: [] });
+});
+
+t.test('a dropped connection is not a stop: the reply runs to its end, commits and is in the history', async (t) => {
+  const { body, aborted, fetch } = heldProvider();
+  const { visitor, events } = await served(t, { fetch });
+  let providerAborted = false;
+  void aborted.then(() => (providerAborted = true));
+  const client = new AbortController();
+  const response = await streamedChat(visitor, 'I am happy', client.signal);
+  const reader = new SseReader(response.body!);
+  body.write(completionFrame('So '));
+  await eventually('the first piece', () => reader.data('token').length === 1);
+  client.abort();
+  await reader.done;
+  body.write(completionFrame('glad!'));
+  body.end(COMPLETION_END);
+  await eventually('the commit', () => ofType(events, 'chat.committed').length === 1);
+  t.notOk(providerAborted, 'the provider call ran to its end');
+  t.match(ofType(events, 'chat.replied'), [{ response: 'So glad!' }]);
+  const history = await eventually('the exchange remembered', async () => {
+    const { messages } = await (await visitor.fetch('/api/history')).json();
+    return messages.length === 2 && messages;
+  });
+  t.match(history, [
+    { role: 'user', content: 'I am happy' },
+    { role: 'assistant', content: 'So glad!' },
+  ]);
+});

@@ -1,0 +1,80 @@
+import nock from 'nock';
+import t from 'tap';
+import { START, completion, completionStream, modelList, ofType } from '../../support/chat-system-harness.js';
+import { SseReader } from '../../support/sse-client.js';
+import { served, streamedChat } from '../../support/streaming.js';
+
+t.before(() => {
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+});
+// Every served system validates its key once.
+t.beforeEach(() => void nock('http://llm.test').get('/v1/models').reply(200, modelList()));
+t.afterEach(() => nock.cleanAll());
+t.teardown(() => nock.enableNetConnect());
+
+t.test('a streamed chat: a token frame per piece, then done with the JSON body once the mood committed', async (t) => {
+  const { visitor, events, bus } = await served(t);
+  let asked: { stream?: boolean } | undefined;
+  nock('http://llm.test')
+    .post('/v1/chat/completions', (body) => ((asked = body), true))
+    .reply(200, completionStream('Glad ', 'to **hear** ', 'it!'), { 'content-type': 'text/event-stream' });
+  const response = await streamedChat(visitor, 'I love this sunny day');
+  t.equal(response.status, 200);
+  t.match(response.headers.get('content-type'), /^text\/event-stream/);
+  t.match(response.headers.get('set-cookie'), /^emotion_hub_session=/, 'a new visitor gets its session on a stream too');
+  const reader = new SseReader(response.body!);
+  await reader.done;
+  t.equal(asked?.stream, true, 'the provider is asked to stream');
+  t.same(reader.data('token'), [{ text: 'Glad ' }, { text: 'to **hear** ' }, { text: 'it!' }]);
+  const [done] = reader.data('done');
+  t.match(done, { response: 'Glad to **hear** it!', avatar_shape: String, is_initialized: true });
+  t.equal(reader.frames.at(-1)?.event, 'done', 'done is the last frame');
+  const committed = ofType(events, 'chat.committed');
+  t.equal(committed.length, 1, 'the mood committed once');
+  const status = await bus.request({ type: 'status.requested' }, 'status.reported', 500);
+  t.same(done.emotions, Object.fromEntries(Object.entries(status.emotions).map(([name, value]) => [name, Math.round(value * 100) / 100])));
+  const tokenIndex = events.findIndex((event) => event.type === 'chat.token');
+  t.ok(tokenIndex < events.indexOf(committed[0]!), 'tokens travel on the bus before the commit');
+  const history = await (await visitor.fetch('/api/history')).json();
+  t.match(history.messages, [
+    { role: 'user', content: 'I love this sunny day', at: START },
+    { role: 'assistant', content: 'Glad to **hear** it!', at: START },
+  ]);
+});
+
+t.test('a JSON chat publishes no token events and answers as before', async (t) => {
+  const { visitor, events } = await served(t);
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Plain.'));
+  const { status, body } = await visitor.chat('hello');
+  t.equal(status, 200);
+  t.match(body, { response: 'Plain.', is_initialized: true });
+  t.equal(ofType(events, 'chat.token').length, 0);
+});
+
+t.test('rejections found before the stream stay plain JSON with their statuses', async (t) => {
+  const { visitor, system } = await served(t, { start: false });
+  const early = await streamedChat(visitor, 'hello');
+  t.equal(early.status, 503);
+  t.match(early.headers.get('content-type'), /application\/json/);
+  t.match(await early.json(), { error: /not initialized/, status: 'initializing' });
+  system.start();
+  await system.settled();
+  for (const [message, status, error] of [
+    ['', 400, 'No message provided'],
+    ['x'.repeat(5000), 413, /too long/],
+  ] as const) {
+    const response = await streamedChat(visitor, message);
+    t.equal(response.status, status);
+    t.match(await response.json(), { error });
+  }
+});
+
+t.test('an empty streamed reply is a model failure (stay: event: error, nothing commits)', async (t) => {
+  const { visitor, events } = await served(t, { env: { ON_MODEL_FAILURE: 'stay' } });
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completionStream('  '), { 'content-type': 'text/event-stream' });
+  const reader = new SseReader((await streamedChat(visitor, 'hello')).body!);
+  await reader.done;
+  t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
+  t.equal(ofType(events, 'chat.committed').length, 0);
+});

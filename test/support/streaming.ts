@@ -1,0 +1,65 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { Test } from 'tap';
+import { loadChatConfig } from '../../src/config/chat-config.js';
+import { buildApp } from '../../src/http/app.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+import { createLogger } from '../../src/runtime/logger.js';
+import { BASE_URL, START, harness, modelList } from './chat-system-harness.js';
+import { CookieJar } from './cookie-jar.js';
+
+export interface ServedOptions {
+  readonly env?: Record<string, string>;
+  /** Whether the system starts (default true); a test of the not-ready state leaves it. */
+  readonly start?: boolean;
+  /** The provider's transport; without it calls go to BASE_URL, where the test mocks them with nock. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** The real app over the real actor system, listening on 127.0.0.1, with one visitor. */
+export async function served(t: Test, { env = {}, start = true, fetch }: ServedOptions = {}) {
+  const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: BASE_URL, ...env };
+  const h = harness(t, settings, t.testdir(), fetch ? { fetch } : {});
+  const app = await buildApp({
+    bus: h.bus,
+    clock: fixedClock(START),
+    logger: createLogger({ debug: false, destination: { write: () => undefined } }),
+    config: loadChatConfig(settings),
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  if (start) {
+    h.system.start();
+    t.equal(await h.system.settled(), 'ready');
+  }
+  return { ...h, app, address, visitor: new CookieJar(address) };
+}
+
+/**
+ * A provider as an injected fetch whose completion streams what the test writes, piece by piece;
+ * `aborted` resolves when the service aborts the call. (Not nock: nock, and its interception of the
+ * test's own fetch, hand a streamed body over only once it has ended.)
+ */
+export function heldProvider() {
+  const body = new PassThrough();
+  let abort: () => void = () => undefined;
+  const aborted = new Promise<void>((resolve) => (abort = resolve));
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
+    init?.signal?.addEventListener('abort', () => {
+      abort();
+      body.destroy();
+    });
+    return new Response(Readable.toWeb(body) as ReadableStream, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  return { body, aborted, fetch };
+}
+
+/** `POST /api/chat` asking for a stream. */
+export function streamedChat(visitor: CookieJar, message: string, signal?: AbortSignal) {
+  return visitor.fetch('/api/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message }),
+    signal,
+  });
+}
