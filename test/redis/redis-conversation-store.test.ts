@@ -27,6 +27,25 @@ t.test('a conversation is shared by every replica, bounded to the last 10 exchan
   await onA.close();
 });
 
+t.test('messages carry their times across replicas; forget drops the conversation everywhere', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('timed:');
+  const onA = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  const onB = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  await onA.remember(SESSION, 'hello', 'hi', { message: '2026-11-21T10:00:00.000Z', reply: '2026-11-21T10:00:01.000Z' });
+  // A turn stored by an older version has no time.
+  await server.cli('RPUSH', keys.conversation(SESSION), JSON.stringify({ role: 'user', content: 'old' }));
+  t.same(await onB.messages(SESSION), [
+    { role: 'user', content: 'hello', at: '2026-11-21T10:00:00.000Z' },
+    { role: 'assistant', content: 'hi', at: '2026-11-21T10:00:01.000Z' },
+    { role: 'user', content: 'old', at: '1970-01-01T00:00:00.000Z' },
+  ]);
+  t.same((await onB.history(SESSION))[1], { role: 'assistant', content: 'hi' }, 'the model gets no times');
+  await onB.forget(SESSION);
+  t.same(await onA.messages(SESSION), []);
+  t.equal(await server.cli('EXISTS', keys.conversation(SESSION)), '0');
+});
+
 t.test('an idle conversation expires; reading or writing renews it', async (t) => {
   const server = await startRedisServer(t);
   const keys = redisKeys('idle:');

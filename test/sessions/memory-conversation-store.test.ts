@@ -68,3 +68,21 @@ t.test('close forgets everything', async (t) => {
   await conversations.close();
   t.equal(conversations.size, 0);
 });
+
+t.test('messages carry the time each side was said; forget drops the session', async (t) => {
+  const { store: conversations } = store();
+  await conversations.remember('ada', 'hello', 'hi ada', { message: '2026-11-21T10:00:00.000Z', reply: '2026-11-21T10:00:02.000Z' });
+  await conversations.remember('ada', 'untimed', 'still kept');
+  t.same(await conversations.messages('ada'), [
+    { role: 'user', content: 'hello', at: '2026-11-21T10:00:00.000Z' },
+    { role: 'assistant', content: 'hi ada', at: '2026-11-21T10:00:02.000Z' },
+    { role: 'user', content: 'untimed', at: '1970-01-01T00:00:00.000Z' },
+    { role: 'assistant', content: 'still kept', at: '1970-01-01T00:00:00.000Z' },
+  ]);
+  t.same((await conversations.history('ada'))[0], { role: 'user', content: 'hello' }, 'the model gets no times');
+  await conversations.remember('bob', 'hey', 'hey bob');
+  await conversations.forget('ada');
+  t.same(await conversations.messages('ada'), []);
+  t.same(await conversations.history('ada'), []);
+  t.equal((await conversations.messages('bob')).length, 2, 'another session is kept');
+});

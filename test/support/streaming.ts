@@ -13,10 +13,12 @@ export interface ServedOptions {
   readonly start?: boolean;
   /** The provider's transport; without it calls go to BASE_URL, where the test mocks them with nock. */
   readonly fetch?: typeof globalThis.fetch;
+  /** The event streams' heartbeat period (default the app's 15 s). */
+  readonly heartbeatMs?: number;
 }
 
 /** The real app over the real actor system, listening on 127.0.0.1, with one visitor. */
-export async function served(t: Test, { env = {}, start = true, fetch }: ServedOptions = {}) {
+export async function served(t: Test, { env = {}, start = true, fetch, heartbeatMs }: ServedOptions = {}) {
   const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: BASE_URL, ...env };
   const h = harness(t, settings, t.testdir(), fetch ? { fetch } : {});
   const app = await buildApp({
@@ -24,6 +26,7 @@ export async function served(t: Test, { env = {}, start = true, fetch }: ServedO
     clock: fixedClock(START),
     logger: createLogger({ debug: false, destination: { write: () => undefined } }),
     config: loadChatConfig(settings),
+    ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => app.close());

@@ -1,0 +1,49 @@
+import t from 'tap';
+import { standInProvider } from '../../support/chat-system-harness.js';
+import { CookieJar } from '../../support/cookie-jar.js';
+import { served } from '../../support/streaming.js';
+
+const history = async (visitor: CookieJar) => (await visitor.fetch('/api/history')).json();
+
+t.test("GET /api/history: this visitor's turns with their times, never another visitor's", async (t) => {
+  const provider = standInProvider('Hello, you.');
+  const { visitor, address } = await served(t, { fetch: provider.fetch });
+  t.same(await history(visitor), { messages: [] }, 'a new visitor has no history');
+  t.equal((await visitor.chat('Hi there')).status, 200);
+  t.equal((await visitor.chat('How are you?')).status, 200);
+  const { messages } = await history(visitor);
+  t.same(
+    messages.map(({ role, content }: { role: string; content: string }) => [role, content]),
+    [
+      ['user', 'Hi there'],
+      ['assistant', 'Hello, you.'],
+      ['user', 'How are you?'],
+      ['assistant', 'Hello, you.'],
+    ],
+  );
+  for (const { at } of messages) t.equal(new Date(at).toISOString(), at, 'each turn has an ISO 8601 time');
+
+  const stranger = new CookieJar(address);
+  t.same(await history(stranger), { messages: [] }, "another visitor sees nothing of this visitor's conversation");
+});
+
+t.test('DELETE /api/history forgets the conversation: the next prompt starts afresh', async (t) => {
+  const provider = standInProvider('Noted.');
+  const prompts: unknown[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (typeof init?.body === 'string') prompts.push(JSON.parse(init.body).messages);
+    return provider.fetch(input, init);
+  };
+  const { visitor } = await served(t, { fetch });
+  await visitor.chat('My name is Ada');
+  const forgotten = await visitor.fetch('/api/history', { method: 'DELETE' });
+  t.equal(forgotten.status, 200);
+  t.same(await forgotten.json(), { messages: [] });
+  t.same(await history(visitor), { messages: [] });
+  await visitor.chat('What is my name?');
+  t.same(
+    (prompts.at(-1) as { role: string }[]).map(({ role }) => role),
+    ['system', 'user'],
+    'the model gets no earlier turn',
+  );
+});
