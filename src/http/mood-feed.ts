@@ -3,10 +3,9 @@ import type { Bus } from '../bus/bus.js';
 /**
  * Calls `listener` after each change of the mood (a committed chat, a drift tick, the state loaded),
  * whichever replica made it: on a replica the shared ledger delivers every replica's changes to the
- * local emotions actor, so the local bus carries them all. The avatar follows every emotions change,
- * so its `avatar.changed` closes each one. Returns the unsubscribe.
+ * local emotions actor, so the local bus carries them all as `mood.changed`. Returns the unsubscribe.
  */
 export function subscribeToMood(bus: Bus, listener: () => void): () => void {
-  const subscription = bus.on('avatar.changed').subscribe(() => listener());
+  const subscription = bus.on('mood.changed').subscribe(() => listener());
   return () => subscription.unsubscribe();
 }

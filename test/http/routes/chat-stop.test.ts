@@ -1,5 +1,9 @@
 import t from 'tap';
 import { COMPLETION_END, completionFrame, ofType } from '../../support/chat-system-harness.js';
+import type { BusEvent } from '../../../src/bus/events.js';
+
+/** The mood changes a chat committed. */
+const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filter(({ change }) => change.kind === 'chat');
 import { CookieJar } from '../../support/cookie-jar.js';
 import { eventually } from '../../support/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
@@ -18,7 +22,7 @@ t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=st
   await reader.done;
   t.same(reader.data('token'), [{ text: 'Half a ' }]);
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED', error: String }]);
-  t.equal(ofType(events, 'chat.committed').length, 0, 'the mood did not change');
+  t.equal(chatChanges(events).length, 0, 'the mood did not change');
   t.same(await (await visitor.fetch('/api/history')).json(), { messages: [] }, 'no user message, no partial reply');
   t.same(exits, []);
   t.equal(system.phase, 'ready');
@@ -57,7 +61,7 @@ t.test('stop: the stream ends with event: error at once, the provider call is ab
   t.equal(reader.data('done').length, 0);
   await aborted;
   t.pass('the provider call was aborted');
-  t.equal(ofType(events, 'chat.committed').length, 0);
+  t.equal(chatChanges(events).length, 0);
   t.equal(ofType(events, 'dialogue.failed').length, 0, 'a stop is no model failure');
   t.same(exits, []);
   t.equal(system.phase, 'ready');
@@ -78,7 +82,7 @@ t.test('a dropped connection is not a stop: the reply runs to its end, commits a
   await reader.done;
   body.write(completionFrame('glad!'));
   body.end(COMPLETION_END);
-  await eventually('the commit', () => ofType(events, 'chat.committed').length === 1);
+  await eventually('the commit', () => chatChanges(events).length === 1);
   t.notOk(providerAborted, 'the provider call ran to its end');
   t.match(ofType(events, 'chat.replied'), [{ response: 'So glad!' }]);
   const history = await eventually('the exchange remembered', async () => {

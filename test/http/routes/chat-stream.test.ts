@@ -1,6 +1,10 @@
 import nock from 'nock';
 import t from 'tap';
 import { START, completion, completionStream, modelList, ofType } from '../../support/chat-system-harness.js';
+import type { BusEvent } from '../../../src/bus/events.js';
+
+/** The mood changes a chat committed. */
+const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filter(({ change }) => change.kind === 'chat');
 import { SseReader } from '../../support/sse-client.js';
 import { served, streamedChat } from '../../support/streaming.js';
 
@@ -30,7 +34,7 @@ t.test('a streamed chat: a token frame per piece, then done with the JSON body o
   const [done] = reader.data('done');
   t.match(done, { response: 'Glad to **hear** it!', avatar_shape: String, is_initialized: true });
   t.equal(reader.frames.at(-1)?.event, 'done', 'done is the last frame');
-  const committed = ofType(events, 'chat.committed');
+  const committed = chatChanges(events);
   t.equal(committed.length, 1, 'the mood committed once');
   const status = await bus.request({ type: 'status.requested' }, 'status.reported', 500);
   t.same(done.emotions, Object.fromEntries(Object.entries(status.emotions).map(([name, value]) => [name, Math.round(value * 100) / 100])));
@@ -76,5 +80,5 @@ t.test('an empty streamed reply is a model failure (stay: event: error, nothing 
   const reader = new SseReader((await streamedChat(visitor, 'hello')).body!);
   await reader.done;
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
-  t.equal(ofType(events, 'chat.committed').length, 0);
+  t.equal(chatChanges(events).length, 0);
 });

@@ -6,7 +6,7 @@ import { served } from '../../support/streaming.js';
 
 t.test('GET /api/events: the avatar body at once, then a frame with an id per mood change, heartbeats, closed on shutdown', async (t) => {
   const provider = standInProvider('Lovely!');
-  const { visitor, app, advance, address } = await served(t, { fetch: provider.fetch, heartbeatMs: 50 });
+  const { visitor, app, advance, address, system } = await served(t, { fetch: provider.fetch, heartbeatMs: 50 });
   const response = await fetch(`${address}/api/events`);
   t.equal(response.status, 200);
   t.match(response.headers.get('content-type'), /^text\/event-stream/);
@@ -34,4 +34,5 @@ t.test('GET /api/events: the avatar body at once, then a frame with an id per mo
   await reader.done;
   await closing;
   t.ok(reader.ended, 'the stream closes on shutdown, and the server does not wait for the listener');
+  await system.stop(); // its last write lands before the test's directory goes
 });
