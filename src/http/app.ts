@@ -16,6 +16,7 @@ import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { eventsRoutes } from './routes/events.js';
 import { historyRoutes } from './routes/history.js';
+import { vendorRoutes } from './routes/vendor.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
@@ -104,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(historyRoutes, { system });
   });
   await app.register(eventsRoutes, { bus, system });
+  await app.register(vendorRoutes);
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
   return app;

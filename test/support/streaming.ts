@@ -15,10 +15,12 @@ export interface ServedOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** The event streams' heartbeat period (default the app's 15 s). */
   readonly heartbeatMs?: number;
+  /** How often the page polls /api/avatar (default seed 000's 1 s). */
+  readonly pollIntervalMs?: number;
 }
 
 /** The real app over the real actor system, listening on 127.0.0.1, with one visitor. */
-export async function served(t: Test, { env = {}, start = true, fetch, heartbeatMs }: ServedOptions = {}) {
+export async function served(t: Test, { env = {}, start = true, fetch, heartbeatMs, pollIntervalMs }: ServedOptions = {}) {
   const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: BASE_URL, ...env };
   const h = harness(t, settings, t.testdir(), fetch ? { fetch } : {});
   const app = await buildApp({
@@ -27,6 +29,7 @@ export async function served(t: Test, { env = {}, start = true, fetch, heartbeat
     logger: createLogger({ debug: false, destination: { write: () => undefined } }),
     config: loadChatConfig(settings),
     ...(heartbeatMs === undefined ? {} : { heartbeatMs }),
+    ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => app.close());

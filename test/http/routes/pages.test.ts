@@ -53,7 +53,17 @@ t.test('the page assets are served; their CSS draws the bars with a 0.5 s ease t
   t.match(script.headers['content-type'], /javascript/);
   t.match(script.body, '/api/avatar');
   t.match(script.body, 'textContent');
-  t.notMatch(script.body, /innerHTML|insertAdjacentHTML|outerHTML/, 'replies never become HTML');
+  t.notMatch(script.body, /insertAdjacentHTML|outerHTML/, 'replies never become HTML');
+  t.same(
+    script.body.match(/innerHTML = [^;]*/g),
+    ['innerHTML = markdown.render(text)'],
+    "HTML is set in one place only, from markdown-it's rendering",
+  );
+  t.match(script.body, 'markdownit({ html: false', "with markdown-it's HTML off, tags in a reply are escaped");
+  const renderer = await app.inject('/assets/vendor/markdown-it.js');
+  t.equal(renderer.statusCode, 200, 'markdown-it is served from the installed package');
+  t.match(renderer.headers['content-type'], /^text\/javascript/);
+  t.match(renderer.body, /export\s*\{[^}]*as default/);
   const css = await app.inject('/assets/style.css');
   t.equal(css.statusCode, 200);
   t.match(css.headers['content-type'], /^text\/css/);

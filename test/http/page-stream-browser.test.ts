@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { PassThrough, Readable } from 'node:stream';
+import t from 'tap';
+import { COMPLETION_END, completionFrame, completionStream, modelList } from '../support/chat-system-harness.js';
+import { launchChromium } from '../support/browser.js';
+import { served } from '../support/streaming.js';
+
+// The page in a real headless Chromium against the real app and actor system; the provider streams
+// what each test step queues: a whole reply in pieces, or a stream the test writes itself.
+const OUTPUT = 'test-output';
+
+const HOSTILE =
+  'Here is **bold**, <img src=x onerror="window.pwned=1"> and <script>window.pwned=2</script> [a link](javascript:window.pwned=3)';
+
+function queuedProvider() {
+  const replies: (string | PassThrough)[] = [];
+  const fetch: typeof globalThis.fetch = async (input) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
+    const next = replies.shift() ?? 'Fine.';
+    const body = typeof next === 'string' ? completionStream(...next.split(/(?<= )/)) : (Readable.toWeb(next) as ReadableStream);
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  return { replies, fetch };
+}
+
+t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, keeps and forgets the history', async (t) => {
+  const provider = queuedProvider();
+  // A poll far slower than the test: only the pushed mood can redraw the bars in time.
+  const { address, advance } = await served(t, { fetch: provider.fetch, pollIntervalMs: 600_000 });
+  mkdirSync(OUTPUT, { recursive: true });
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(address)) outside.push(request.url());
+  });
+  await page.goto(`${address}/`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+
+  // Markdown, and HTML in a reply never becomes an element.
+  provider.replies.push(HOSTILE);
+  await page.getByLabel('Your message').fill('Show me something');
+  await page.getByLabel('Your message').press('Enter');
+  const reply = page.locator('.message.bot:not(.thinking)').first();
+  await reply.locator('strong', { hasText: 'bold' }).waitFor();
+  t.equal(await page.locator('#conversation img').count(), 0, 'no <img> was made');
+  t.equal(await page.locator('#conversation script').count(), 0, 'no <script> was made');
+  t.equal(await page.locator('#conversation a[href^="javascript"]').count(), 0, 'no javascript: link');
+  t.match(await reply.textContent(), '<img src=x onerror="window.pwned=1">', 'the HTML shows as text');
+  t.equal(await page.evaluate('window.pwned'), undefined, 'nothing of the reply ran');
+
+  // A reply streams into its bubble, with Stop while it does; Stop keeps what came and commits nothing.
+  const held = new PassThrough();
+  provider.replies.push(held);
+  await page.getByLabel('Your message').fill('Tell me a long story');
+  await page.getByLabel('Your message').press('Enter');
+  held.write(completionFrame('Once upon a *time* '));
+  const streaming = page.locator('.message.bot:not(.thinking)').nth(1);
+  await streaming.locator('em', { hasText: 'time' }).waitFor();
+  t.ok(await page.isVisible('#stop'), 'Stop shows while the reply streams');
+  await page.screenshot({ path: `${OUTPUT}/page-streaming.png`, fullPage: true });
+  await page.click('#stop');
+  await page.locator('.message.bot.stopped').waitFor();
+  t.ok(await page.isHidden('#stop'), 'Stop goes once the reply has stopped');
+  t.match(await streaming.textContent(), 'Once upon a time');
+
+  // The mood, pushed: a drift tick redraws the bars long before the next poll.
+  const before = await page.evaluate("document.getElementById('joy-bar').style.width");
+  advance(10_000);
+  await page.waitForFunction((width) => document.getElementById('joy-bar')?.style.width !== width, before);
+  t.pass('a drift redrew the bars through /api/events');
+
+  // After a reload the history is there: the first exchange, not the stopped one.
+  await page.reload();
+  await page.locator('.message.bot strong', { hasText: 'bold' }).waitFor();
+  t.same(
+    await page.locator('#conversation .message').evaluateAll((items) => items.map((item) => item.className)),
+    ['message user', 'message bot'],
+    'the committed exchange only',
+  );
+  t.equal(await page.locator('#conversation img').count(), 0, 'the history is rendered safely too');
+  await page.screenshot({ path: `${OUTPUT}/page-history.png`, fullPage: true });
+
+  // New conversation forgets it, here and on the service.
+  await page.click('#new-conversation');
+  await page.waitForFunction(() => document.querySelectorAll('#conversation .message').length === 0);
+  await page.reload();
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  await page.waitForResponse((response) => response.url().endsWith('/api/history')).catch(() => undefined);
+  t.equal(await page.locator('#conversation .message').count(), 0, 'a forgotten conversation stays forgotten');
+
+  held.end(COMPLETION_END);
+  t.same(outside, [], 'no request leaves the service (markdown-it comes from it)');
+  t.same(problems, []);
+});
