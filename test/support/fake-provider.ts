@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { completion, modelList } from '../support/chat-system-harness.js';
+import { completion, completionStream, modelList } from '../support/chat-system-harness.js';
 
 /** The provider's answer to one request (always JSON). */
 export interface ProviderAnswer {
@@ -18,6 +18,8 @@ export type ProviderBehaviour = (
 /** What the service sends to `POST /chat/completions`, as far as the tests look. */
 export interface ChatCompletionBody {
   readonly model: string;
+  /** Asked for a streamed reply: a 200 completion then goes out as an event stream, word by word. */
+  readonly stream?: boolean;
   readonly messages: readonly { readonly role: string; readonly content: string }[];
 }
 
@@ -28,6 +30,16 @@ export const healthy =
   (reply = 'Nice to hear from you.'): ProviderBehaviour =>
   (request) =>
     request.url?.endsWith('/models') ? json(200, modelList()) : json(200, completion(reply));
+
+/** A completion's reply text, to stream it; undefined when the answer is not a completion (it goes out as is). */
+function streamedContent(body: string): string | undefined {
+  try {
+    const content = (JSON.parse(body) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+    return typeof content === 'string' ? content : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface FakeProvider {
   /** `http://127.0.0.1:port/v1`, for LLM_BASE_URL. */
@@ -57,6 +69,12 @@ export async function startFakeProvider(t: Test, behaviour: ProviderBehaviour = 
       if (body) provider.prompts.push(body);
       const answer = await provider.behaviour(request, body);
       if (response.destroyed) return;
+      const content = body?.stream && answer.status === 200 ? streamedContent(answer.body) : undefined;
+      if (content !== undefined) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(completionStream(...content.split(/(?<= )/)));
+        return;
+      }
       response.writeHead(answer.status, { 'content-type': 'application/json' });
       response.end(answer.body);
     });
