@@ -10,6 +10,8 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
 import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 import { measureSessionMemory } from './session-memory.js';
+import { measureStreams, openListeners, quantile } from './lib/streams.js';
+import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -278,6 +280,115 @@ async function sessionMemoryScenario(): Promise<void> {
   console.error(`session memory: ${mb(figures.storeBytes)}, ratio ${ratio.toFixed(2)}`);
 }
 
+/**
+ * Streamed chats through the bus (the product's POST /api/chat with Accept: text/event-stream)
+ * against a route that pipes the same `openai` stream straight to the socket, the provider writing
+ * a piece every TOKEN_MS as a model does: what the bus adds to the time to first token, with 50
+ * streams at once, and the tokens per second both deliver with 200.
+ */
+async function streamScenario(): Promise<void> {
+  const chat = await startServerProcess('chat');
+  const direct = await startServerProcess('chat-stream-direct');
+  const body = chatPost.body;
+  try {
+    await measureStreams(`${chat.url}/api/chat`, 50, 1, body);
+    await measureStreams(`${direct.url}/chat`, 50, 1, body);
+    // Alternating rounds, as compare() does: the machine's other load drifts over seconds, so each
+    // round compares two neighbouring runs, and the row shows the round with the median p50 added.
+    const measured = [];
+    for (let round = 0; round < rounds; round += 1) {
+      const base = await measureStreams(`${direct.url}/chat`, 50, seconds, body);
+      const product = await measureStreams(`${chat.url}/api/chat`, 50, seconds, body);
+      const added = (q: number) => quantile(product.firstTokenMs, q) - quantile(base.firstTokenMs, q);
+      measured.push({ base, product, p50: added(0.5), p99: added(0.99) });
+    }
+    const { base, product, p50, p99 } = [...measured].sort((a, b) => a.p50 - b.p50)[Math.floor(rounds / 2)]!;
+    const ttft = (f: typeof product) =>
+      `first token p50 ${quantile(f.firstTokenMs, 0.5).toFixed(1)} ms, p99 ${quantile(f.firstTokenMs, 0.99).toFixed(1)} ms (${f.streams} streams${f.errors ? `, ${f.errors} errors` : ''})`;
+    rows.push({
+      scenario: `streamed chat, 50 at once: added time to first token (p50; p99 ${p99.toFixed(1)} ms)`,
+      product: ttft(product),
+      baseline: ttft(base),
+      ratio: p50,
+      target: '≤ 5 ms p50, ≤ 20 ms p99',
+      met: p50 <= 5 && p99 <= 20 && product.errors === 0,
+    });
+    console.error(
+      `streams: added first token per round ${measured.map((m) => `p50 ${m.p50.toFixed(1)} / p99 ${m.p99.toFixed(1)} ms`).join(', ')}`,
+    );
+    const wide = await measureStreams(`${chat.url}/api/chat`, 200, seconds, body);
+    const wideBase = await measureStreams(`${direct.url}/chat`, 200, seconds, body);
+    const rate = (f: typeof wide) =>
+      `${Math.round(f.tokensPerSecond).toLocaleString('en')} tokens/s (${f.streams} streams${f.errors ? `, ${f.errors} errors` : ''})`;
+    const ratio = wide.tokensPerSecond / wideBase.tokensPerSecond;
+    rows.push({
+      scenario: `streamed chat, 200 at once: tokens per second (${STREAM_TOKENS} pieces, one per ${TOKEN_MS} ms)`,
+      product: rate(wide),
+      baseline: rate(wideBase),
+      ratio,
+      target: '≥ 0.9',
+      met: ratio >= 0.9 && wide.errors === 0,
+    });
+    console.error(`streams: tokens/s ratio ${ratio.toFixed(2)}`);
+  } finally {
+    await chat.stop();
+    await direct.stop();
+  }
+}
+
+/** 1,000 listeners on GET /api/events: how long a change takes to reach all of them, and what they cost the server. */
+async function pushScenario(): Promise<void> {
+  const chat = await startServerProcess('chat');
+  try {
+    // A first thousand opened and closed: what the server keeps for listeners, not the heap's one-time growth.
+    (await openListeners(`${chat.url}/api/events`, 1000)).close();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = await chat.stats();
+    const listeners = await openListeners(`${chat.url}/api/events`, 1000);
+    const after = await chat.stats();
+    const changes = 20;
+    for (let change = 0; change < changes; change += 1) {
+      const expected = 1000 * (change + 2);
+      await fetch(`${chat.url}/api/chat`, { method: 'POST', headers: chatPost.headers, body: chatPost.body }).then((r) => r.arrayBuffer());
+      const deadline = Date.now() + 5000;
+      while (listeners.frames() < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    listeners.close();
+    const missing = 1000 * (changes + 1) - listeners.frames();
+    const p99 = quantile(listeners.delaysMs, 0.99);
+    const rssMb = ((after.rss ?? 0) - (before.rss ?? 0)) / 2 ** 20;
+    const heapMb = ((after.heapUsed ?? 0) - (before.heapUsed ?? 0)) / 2 ** 20;
+    rows.push({
+      scenario: `GET /api/events, 1,000 listeners: a change reaches all (p99 of ${changes} changes)`,
+      product: `p50 ${quantile(listeners.delaysMs, 0.5)} ms, p99 ${p99} ms${missing ? `, ${missing} frames missing` : ''}`,
+      baseline: '-',
+      ratio: p99,
+      target: '≤ 100 ms',
+      met: p99 <= 100 && missing === 0,
+    });
+    rows.push({
+      scenario: 'GET /api/events: server memory for 1,000 listeners (after GC)',
+      product: `+${rssMb.toFixed(1)} MB RSS (heap +${heapMb.toFixed(1)} MB)`,
+      baseline: `${((before.rss ?? 0) / 2 ** 20).toFixed(1)} MB before`,
+      ratio: rssMb,
+      target: '≤ 20 MB',
+      met: rssMb <= 20,
+    });
+    console.error(`push: p99 ${p99} ms, +${rssMb.toFixed(1)} MB RSS, heap +${heapMb.toFixed(1)} MB`);
+  } finally {
+    await chat.stop();
+  }
+}
+
+// BENCH_ONLY=live measures the streamed chat and the pushed mood alone.
+if (process.env.BENCH_ONLY === 'live') {
+  await streamScenario();
+  await pushScenario();
+  console.log(`\nemotion-hub benchmark (live rows), ${seconds} s per load, ${machineLine()}\n`);
+  console.log(markdownTable(rows));
+  process.exit(0);
+}
+
 await sessionMemoryScenario();
 
 /** Importing each package entry, by its name as a user's code does, against a bare node. */
@@ -333,6 +444,8 @@ try {
   await baseline.stop();
 }
 await chatOverHttpScenario();
+await streamScenario();
+await pushScenario();
 await replicaScenario();
 await coldStartScenario();
 await importScenario();

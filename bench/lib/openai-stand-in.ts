@@ -40,10 +40,44 @@ export function standInAnswer(pathname: string, requestBody: string): StandInAns
   return { status: 404, body: { error: { message: 'not found' } } };
 }
 
+/** A streamed reply's pieces, and the pause before each, as a model writes them (`BENCH_TOKENS`, `BENCH_TOKEN_MS`). */
+export const STREAM_TOKENS = Number(process.env.BENCH_TOKENS ?? 30);
+export const TOKEN_MS = Number(process.env.BENCH_TOKEN_MS ?? 20);
+
+const encoder = new TextEncoder();
+const chunkFrame = (content: string, finish: string | null): Uint8Array =>
+  encoder.encode(
+    `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`,
+  );
+
+/** A streamed completion: STREAM_TOKENS pieces, one every TOKEN_MS, then the normal end. */
+function streamedCompletion(): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull: (controller) =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          sent += 1;
+          controller.enqueue(chunkFrame(`word${sent} `, null));
+          if (sent === STREAM_TOKENS) {
+            controller.enqueue(chunkFrame('', 'stop'));
+            controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+            controller.close();
+          }
+          resolve();
+        }, TOKEN_MS),
+      ),
+  });
+}
+
 export function openAIStandIn(): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const { status, body } = standInAnswer(url.pathname, String(init?.body ?? ''));
+    const request = String(init?.body ?? '');
+    if (request.includes('"stream":true')) {
+      return new Response(streamedCompletion(), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }
+    const { status, body } = standInAnswer(url.pathname, request);
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
 }
