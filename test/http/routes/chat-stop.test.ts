@@ -11,15 +11,20 @@ import { heldProvider, served, streamedChat } from '../../support/streaming.js';
 
 // No nock here: its interception of fetch would hold a stream's pieces until the stream ends.
 
-t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=stay keeps the service up', async (t) => {
+/** A streamed chat whose provider stream breaks after its first piece; resolves once the reply's stream has ended. */
+async function brokenAfterOnePiece(t: Parameters<typeof served>[0], env: Record<string, string> = {}) {
   const { body, fetch } = heldProvider();
-  const { visitor, events, exits, system } = await served(t, { env: { ON_MODEL_FAILURE: 'stay' }, fetch });
-  const response = await streamedChat(visitor, 'tell me');
-  const reader = new SseReader(response.body!);
+  const service = await served(t, { env, fetch });
+  const reader = new SseReader((await streamedChat(service.visitor, 'tell me')).body!);
   body.write(completionFrame('Half a '));
   await eventually('the first piece', () => reader.data('token').length === 1);
   body.destroy(new Error('connection reset by the provider'));
   await reader.done;
+  return { ...service, reader };
+}
+
+t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=stay keeps the service up', async (t) => {
+  const { reader, visitor, events, exits, system } = await brokenAfterOnePiece(t, { ON_MODEL_FAILURE: 'stay' });
   t.same(reader.data('token'), [{ text: 'Half a ' }]);
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED', error: String }]);
   t.equal(chatChanges(events).length, 0, 'the mood did not change');
@@ -29,14 +34,7 @@ t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=st
 });
 
 t.test('a stream that breaks with ON_MODEL_FAILURE=exit: event: error, then the exit of seed 000', async (t) => {
-  const { body, fetch } = heldProvider();
-  const { visitor, exited } = await served(t, { fetch });
-  const response = await streamedChat(visitor, 'tell me');
-  const reader = new SseReader(response.body!);
-  body.write(completionFrame('Half'));
-  await eventually('the first piece', () => reader.data('token').length === 1);
-  body.destroy(new Error('connection reset by the provider'));
-  await reader.done;
+  const { reader, exited } = await brokenAfterOnePiece(t);
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
   t.equal(await exited, 1);
 });
