@@ -1,11 +1,14 @@
 import type { Bus } from '../bus/bus.js';
+import type { EmotionState } from '../emotions/state.js';
 
 /**
- * Calls `listener` after each change of the mood (a committed chat, a drift tick, the state loaded),
+ * Calls `listener` with the state after each change of the mood (a committed chat, a drift tick, the state loaded),
  * whichever replica made it: on a replica the shared ledger delivers every replica's changes to the
  * local emotions actor, so the local bus carries them all as `mood.changed`. Returns the unsubscribe.
  */
-export function subscribeToMood(bus: Bus, listener: () => void): () => void {
-  const subscription = bus.on('mood.changed').subscribe(() => listener());
+export function subscribeToMood(bus: Bus, listener: (state: EmotionState) => void): () => void {
+  const subscription = bus
+    .on('mood.changed')
+    .subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => listener({ emotions, avatarShape, sentiment, lastUpdated }));
   return () => subscription.unsubscribe();
 }

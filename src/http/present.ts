@@ -31,7 +31,7 @@ export function statusOf(phase: SystemPhase): 'ready' | 'initializing' | 'missin
 export const ERROR_PAGE = '/error';
 
 /** `GET /api/avatar`: answered in every phase, so the page can keep polling it. */
-export function avatarBody(status: StatusReported) {
+export function avatarBody(status: Pick<StatusReported, 'phase' | 'emotions' | 'sentiment' | 'avatarShape' | 'lastUpdated'>) {
   return {
     avatar_shape: status.avatarShape,
     emotions: roundEmotions(status.emotions),

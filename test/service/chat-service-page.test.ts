@@ -2,7 +2,7 @@ import t from 'tap';
 import nock from 'nock';
 import { mkdirSync } from 'node:fs';
 import { launchChromium } from '../support/browser.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
+import { completionStream, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // The whole product as a user meets it: the real service and actor system, a
@@ -13,7 +13,10 @@ const widths = `['joy','sadness','anger','fear','curiosity'].map((name) => docum
 
 t.test('with a key for an OpenAI-compatible server, the page chats and the bars move', async (t) => {
   nock(PROVIDER).get('/v1/models').reply(200, modelList());
-  nock(PROVIDER).post('/v1/chat/completions').reply(200, completion('That makes me <em>happy</em> too!'));
+  // The page asks for a streamed reply.
+  nock(PROVIDER)
+    .post('/v1/chat/completions')
+    .reply(200, completionStream('That makes me ', '<em>happy</em> too!'), { 'content-type': 'text/event-stream' });
   const { service } = await startRealService(t, { LLM_API_KEY: 'sk-test-page' }, { pollIntervalMs: 100 });
 
   const context = await launchChromium(t);

@@ -43,6 +43,8 @@ export class FakeSystem {
           lastUpdated: this.lastUpdated,
         });
       }),
+      // No conversation is kept: the page's history is empty.
+      bus.on('history.requested').subscribe(({ correlationId }) => bus.publish({ type: 'history.reported', correlationId, messages: [] })),
       bus.on('chat.requested').subscribe(({ correlationId, message, session }) => {
         this.sessions.push(session);
         this.answerChat(correlationId, message);

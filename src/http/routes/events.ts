@@ -2,7 +2,11 @@ import type {} from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { Bus } from '../../bus/bus.js';
-import type { StatusReported } from '../../bus/events.js';
+import type { StatusReported, SystemPhase } from '../../bus/events.js';
+import type { EmotionState } from '../../emotions/state.js';
+
+/** What a frame is made of: the phase and the mood. */
+type AvatarSource = Pick<StatusReported, 'phase'> & EmotionState;
 import { httpError } from '../errors.js';
 import { subscribeToMood } from '../mood-feed.js';
 import { avatarBody } from '../present.js';
@@ -23,21 +27,19 @@ export interface EventsRoutesOptions {
 export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app, { bus, system }) => {
   const listeners = new Set<ServerResponse>();
   let id = 0;
-  const frameOf = (status: StatusReported): string => sseFrame(JSON.stringify(avatarBody(status)), undefined, id);
+  const frameOf = (status: AvatarSource): string => sseFrame(JSON.stringify(avatarBody(status)), undefined, id);
 
-  const unsubscribe = subscribeToMood(bus, () => {
+  // The phase, for the body's `status` and `is_initialized`: followed here, so a change costs no status request.
+  let phase: SystemPhase = 'initializing';
+  const phases = bus.on('system.phase.changed').subscribe((event) => (phase = event.phase));
+  const unsubscribe = subscribeToMood(bus, (state) => {
     id += 1;
-    // One status per change, whatever the number of listeners; it is answered from the front desk's state.
-    system.status().then(
-      (status) => {
-        const frame = frameOf(status);
-        for (const socket of listeners) socket.write(frame);
-      },
-      (error: unknown) => app.log.warn({ err: error }, 'a mood change could not be pushed: the system did not report its state'),
-    );
+    const frame = frameOf({ phase, ...state });
+    for (const socket of listeners) socket.write(frame);
   });
   app.addHook('preClose', (done) => {
     unsubscribe();
+    phases.unsubscribe();
     for (const socket of listeners) socket.end();
     listeners.clear();
     done();
@@ -50,6 +52,7 @@ export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app,
     } catch (cause) {
       throw httpError('AVATAR_FAILED', undefined, cause);
     }
+    phase = status.phase;
     const socket = reply.raw;
     reply.sse.keepAlive();
     reply.sse.sendHeaders();
