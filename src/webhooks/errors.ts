@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '../errors/catalogue.js';
+import { type ErrorArgument, type ErrorCode, ERRORS, errorMessage } from '../errors/catalogue.js';
 
 /** The receiver's codes in the error table the two apps share. */
 export type WebhookErrorCode = Extract<ErrorCode, `WEBHOOK_${string}`>;
@@ -13,10 +13,10 @@ export class WebhookDeliveryError extends Error {
 
   constructor(
     readonly code: WebhookErrorCode,
-    /** Replaces the table's message when the situation says more (the path, the field that is wrong). */
-    message?: string,
+    /** Fill the `%s` marks of the table's message (the path, the field that is wrong). */
+    ...args: readonly ErrorArgument[]
   ) {
-    super(message ?? ERRORS[code].message);
+    super(errorMessage(code, args));
     this.name = new.target.name;
     this.statusCode = ERRORS[code].statusCode;
   }

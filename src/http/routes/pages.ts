@@ -10,7 +10,7 @@ export interface PageRoutesOptions {
 export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages }) => {
   const page = (name: PageName) => async (_request: unknown, reply: FastifyReply) => {
     const html = await pages.render(name).catch((cause: unknown) => {
-      throw httpError('PAGE_FAILED', undefined, cause);
+      throw httpError('PAGE_FAILED', { cause });
     });
     return reply.type('text/html; charset=utf-8').send(html);
   };
