@@ -304,7 +304,7 @@ async function importScenario(): Promise<void> {
   }
 }
 
-/** Seed 000 ends the process on a model failure: the time to the first answer is a restart's downtime. */
+/** docs/specification.md#states ends the process on a model failure: the time to the first answer is a restart's downtime. */
 async function firstAnswerScenario(): Promise<void> {
   const env = {
     ...process.env,

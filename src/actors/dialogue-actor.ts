@@ -33,7 +33,7 @@ export function systemPrompt(emotions: Emotions): string {
   ].join(' ');
 }
 
-/** The model's answer gives nothing to say (empty, or not a completion): seed 000 counts that as a failure to produce a reply. */
+/** The model's answer gives nothing to say (empty, or not a completion): docs/specification.md#states counts that as a failure to produce a reply. */
 class UnusableReplyError extends Error {
   override readonly name = 'UnusableReplyError';
 }
@@ -123,7 +123,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   };
 });
 
-/** Tells the system machine that the dialogue failed, which ends the process (seed 000) unless `ON_MODEL_FAILURE=stay`. */
+/** Tells the system machine that the dialogue failed, which ends the process (docs/specification.md#states) unless `ON_MODEL_FAILURE=stay`. */
 export const dialogueWatch = fromCallback<EventObject, { bus: Bus }>(({ input: { bus }, sendBack }) => {
   const subscription = bus.on('dialogue.failed').subscribe(({ reason }) => sendBack({ type: 'PROVIDER_FAILED', reason }));
   return () => subscription.unsubscribe();

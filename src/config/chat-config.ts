@@ -28,7 +28,7 @@ export interface ChatConfig {
   readonly maxMessageLength: number;
   /** How long one provider call may take before it counts as failed (`LLM_TIMEOUT_MS`). */
   readonly providerTimeoutMs: number;
-  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (seed 000) or `stay`. */
+  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (docs/specification.md#states) or `stay`. */
   readonly onModelFailure: ModelFailurePolicy;
   /** Visitors whose conversations are kept, least recently used forgotten first (`MAX_SESSIONS`). */
   readonly maxSessions: number;

@@ -17,7 +17,7 @@ import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 
-/** The page polls `GET /api/avatar` this often (seed 000). */
+/** The page polls `GET /api/avatar` this often (docs/specification.md#the-page). */
 export const POLL_INTERVAL_MS = 1000;
 
 export interface AppOptions {
@@ -31,7 +31,7 @@ export interface AppOptions {
   readonly timeouts?: Partial<SystemTimeouts>;
   /** Defaults to the templates in public/. */
   readonly pages?: PageRenderer;
-  /** How often the page polls; seed 000 says every second, tests go faster. */
+  /** How often the page polls; docs/specification.md#the-page says every second, tests go faster. */
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;

@@ -17,7 +17,7 @@ export interface MemoryConversationStoreOptions {
  * The in-process conversation store: each session's last exchanges, in an LRU cache bounded in
  * count and idle time (lru-cache's TTL, renewed on every read and write). Stale entries are not
  * swept by a timer: they are dropped when read, or pushed out by newer sessions, so the bound holds
- * without a timer. Lost on restart, like the conversation memory of seed 000.
+ * without a timer. Lost on restart, like the memory store of docs/specification.md#states.
  */
 export class MemoryConversationStore implements ConversationStore {
   private readonly sessions: LRUCache<string, readonly ConversationTurn[]>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ROOT } from '../support/built-cli.js';
 
-// The emotion model is pure (DESIGN): no bus, no actors, no clock, randomness or I/O of its own.
+// The emotion model is pure (docs/architecture.md#the-emotion-model-srcemotions-pure): no bus, no actors, no clock, randomness or I/O of its own.
 // Its files may import one another, the types of a mood change, the schema builder and the lexicon.
 const FOLDER = join(ROOT, 'src', 'emotions');
 const ALLOWED = [/^\.\/[\w-]+\.js$/, /^\.\.\/mood\/mood-ledger\.js$/, /^typebox$/, /^sentiment$/];
