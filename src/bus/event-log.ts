@@ -1,10 +1,7 @@
 import { once } from 'node:events';
-import sonicBoom, { type SonicBoom as SonicBoomInstance } from 'sonic-boom';
+import { destination } from 'pino';
 import type { Subscription } from 'rxjs';
 import type { Bus } from './bus.js';
-
-// sonic-boom is CommonJS: Node hands its constructor over as the default export, which its types do not say.
-const SonicBoom = sonicBoom as unknown as typeof SonicBoomInstance;
 
 export interface EventLogOptions {
   /** Bytes buffered before a write; the most a crash can lose besides `flushIntervalMs`. */
@@ -15,11 +12,11 @@ export interface EventLogOptions {
 
 /**
  * Appends every bus event to a JSONL file, one event a line. Writes are
- * buffered (sonic-boom, pino's writer) and whole lines only are queued, so a
+ * buffered (pino's `destination`, a sonic-boom) and whole lines only are queued, so a
  * crash loses at most the unwritten tail and never touches earlier lines.
  */
 export class EventLog {
-  private readonly stream: SonicBoomInstance;
+  private readonly stream: ReturnType<typeof destination>;
   private readonly subscription: Subscription;
   private readonly ready: Promise<void>;
   private closing: Promise<void> | undefined;
@@ -30,7 +27,7 @@ export class EventLog {
     options: EventLogOptions = {},
   ) {
     const bufferBytes = options.bufferBytes ?? 8 * 1024;
-    this.stream = new SonicBoom({
+    this.stream = destination({
       dest: file,
       append: true,
       mkdir: true,

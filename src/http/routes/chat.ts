@@ -1,5 +1,4 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
 import { phaseError, rejectionError } from '../../errors/phase-errors.js';
 import { httpError, type HttpError } from '../errors.js';
@@ -31,7 +30,7 @@ function unreachableSystem(cause: unknown): HttpError {
   return httpError('SYSTEM_UNREACHABLE', { cause });
 }
 
-export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
