@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { destination } from 'pino';
+// sonic-boom is CommonJS: its class is both the module and the module's `SonicBoom` property, the one its types name.
+import sonicBoom, { type SonicBoom } from 'sonic-boom';
 import type { Subscription } from 'rxjs';
 import type { Bus } from './bus.js';
 
@@ -12,11 +13,11 @@ export interface EventLogOptions {
 
 /**
  * Appends every bus event to a JSONL file, one event a line. Writes are
- * buffered (pino's `destination`, a sonic-boom) and whole lines only are queued, so a
+ * buffered (sonic-boom, pino's writer, without pino's exit hook, which would throw for a file never opened) and whole lines only are queued, so a
  * crash loses at most the unwritten tail and never touches earlier lines.
  */
 export class EventLog {
-  private readonly stream: ReturnType<typeof destination>;
+  private readonly stream: SonicBoom;
   private readonly subscription: Subscription;
   private readonly ready: Promise<void>;
   private closing: Promise<void> | undefined;
@@ -27,7 +28,7 @@ export class EventLog {
     options: EventLogOptions = {},
   ) {
     const bufferBytes = options.bufferBytes ?? 8 * 1024;
-    this.stream = destination({
+    this.stream = new sonicBoom.SonicBoom({
       dest: file,
       append: true,
       mkdir: true,
