@@ -104,7 +104,9 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     await compare('GET /health vs bare GET', 0.95, [chat, get(`${chat.url}/health`)], [baseline, get(`${baseline.url}/health`)]);
 
     const writesBefore = (await chat.stats()).writes ?? 0;
-    await compareChats('POST /api/chat vs the same route without actors', 0.9, chat, direct);
+    // Measured, with no target: a real model call takes hundreds of milliseconds, so the service's own
+    // share of a chat (tens of microseconds) is not what a visitor feels.
+    await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
     // Only the product wrote: its 1 s warm-up and its measured rounds of sustained chats.
     const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / (rounds * seconds + 1);
     rows.push({
@@ -132,25 +134,6 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
   } finally {
     await chat.stop();
     await direct.stop();
-  }
-}
-
-/**
- * The same chat comparison with the stand-in in its own process, reached over loopback HTTP through
- * the global fetch by both servers, as a deployment reaches its provider. Measured, with no target of
- * its own: the in-process row above is the one that isolates the service's cost.
- */
-async function chatOverHttpScenario(): Promise<void> {
-  const provider = await startServerProcess('openai-provider');
-  const env = { BENCH_PROVIDER_URL: provider.url };
-  const chat = await startServerProcess('chat', env);
-  const direct = await startServerProcess('chat-direct', env);
-  try {
-    await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
-  } finally {
-    await chat.stop();
-    await direct.stop();
-    await provider.stop();
   }
 }
 
@@ -325,6 +308,10 @@ async function firstAnswerScenario(): Promise<void> {
   });
 }
 
+// Every chat server (product, baseline route, replicas) reaches the same instant stand-in provider over
+// loopback HTTP, as a deployment reaches its provider; the children inherit its address.
+const provider = await startServerProcess('openai-provider');
+process.env.BENCH_PROVIDER_URL = provider.url;
 const baseline = await startServerProcess('baseline');
 try {
   await httpScenarios(baseline);
@@ -332,8 +319,8 @@ try {
 } finally {
   await baseline.stop();
 }
-await chatOverHttpScenario();
 await replicaScenario();
+await provider.stop();
 await coldStartScenario();
 await importScenario();
 await firstAnswerScenario();

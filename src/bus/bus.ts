@@ -4,7 +4,6 @@ import type { Observable } from 'rxjs';
 // and `hub serve` must answer before the actors, which use the rest, are loaded. Same class either way.
 import { Subject } from 'rxjs/internal/Subject';
 import { isoStamps, systemClock, type Clock } from '../runtime/clock.js';
-import { Deadlines } from './deadlines.js';
 import { BusClosedError, BusTimeoutError } from './errors.js';
 import type { BusEvent, EventInput, EventOf, EventType } from './events.js';
 
@@ -23,6 +22,7 @@ interface PendingRequest {
   readonly requestType: EventType;
   readonly types: readonly EventType[];
   readonly timeoutMs: number;
+  readonly timer: NodeJS.Timeout;
   readonly resolve: (event: BusEvent) => void;
   readonly reject: (error: Error) => void;
 }
@@ -50,10 +50,6 @@ export class Bus {
   private readonly queue: BusEvent[] = [];
   private readonly pending = new Map<string, PendingRequest>();
   private readonly watched = new Set<EventType>();
-  private readonly deadlines = new Deadlines<string>(
-    (correlationId) => this.pending.has(correlationId),
-    (correlationId) => this.expire(correlationId),
-  );
   /** Correlation ids: this bus's random prefix and a counter, unique across processes and cheap per request. */
   private readonly idPrefix = `${randomBytes(6).toString('base64url')}-`;
   private sequence = 0;
@@ -110,14 +106,13 @@ export class Bus {
   /**
    * Publishes a request and resolves with the first reply of one of
    * `replyTypes` that carries the same correlation id, or rejects with a
-   * BusTimeoutError. This is the HTTP layer's hot path, so nothing in it is
-   * per request but the table entry: replies are matched through one
-   * long-lived subscription per reply type, correlation ids are a counter,
-   * and deadlines share one timer. A reply that comes during the request's
-   * own publish (every status request) is taken from a slot: no table entry,
-   * no deadline, no promise executor. Otherwise the entry is registered
-   * after publishing, which is safe because delivery is synchronous, and
-   * removed on reply or on timeout.
+   * BusTimeoutError. Replies are matched through one long-lived subscription
+   * per reply type, and correlation ids are a counter. A reply that comes
+   * during the request's own publish (every status request: the `/api/avatar`
+   * poll, whose bench row has a target) is taken from a slot: no table entry,
+   * no timer, no promise executor. That relies on delivery being synchronous
+   * (test/bus/bus.test.ts states it). Otherwise the entry and its timer are
+   * registered after publishing, and removed on reply or on timeout.
    */
   request<R extends EventType>(input: RequestInput, replyTypes: R | readonly R[], timeoutMs: number): Promise<EventOf<R>> {
     if (this.closed) return Promise.reject(new BusClosedError(input.type));
@@ -137,11 +132,17 @@ export class Bus {
     if (answering.reply !== undefined) return Promise.resolve(answering.reply as EventOf<R>);
     // Not answered during its own publish (or published while another event was being delivered, so
     // queued): nothing can have answered it since, so the entry and its deadline are registered now.
-    const reply = new Promise<EventOf<R>>((resolve, reject) => {
-      this.pending.set(correlationId, { requestType: input.type, types, timeoutMs, resolve: resolve as (event: BusEvent) => void, reject });
+    return new Promise<EventOf<R>>((resolve, reject) => {
+      const timer = setTimeout(() => this.expire(correlationId), timeoutMs);
+      this.pending.set(correlationId, {
+        requestType: input.type,
+        types,
+        timeoutMs,
+        timer,
+        resolve: resolve as (event: BusEvent) => void,
+        reject,
+      });
     });
-    this.deadlines.add(correlationId, timeoutMs);
-    return reply;
   }
 
   /** Requests still waiting for their reply. */
@@ -153,8 +154,8 @@ export class Bus {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.deadlines.clear();
     for (const [correlationId, request] of this.pending) {
+      clearTimeout(request.timer);
       this.pending.delete(correlationId);
       request.reject(new BusClosedError(request.requestType, `no reply to ${request.requestType} (${correlationId}) will come`));
     }
@@ -186,6 +187,7 @@ export class Bus {
       const request = correlationId === undefined ? undefined : this.pending.get(correlationId);
       if (request === undefined || !request.types.includes(type)) return;
       this.pending.delete(correlationId!);
+      clearTimeout(request.timer);
       request.resolve(event);
     });
   }
