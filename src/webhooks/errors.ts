@@ -9,6 +9,7 @@ export type WebhookErrorCode = Extract<ErrorCode, `WEBHOOK_${string}`>;
  * (URL or job) fail alike.
  */
 export class WebhookDeliveryError extends Error {
+  override readonly name: string = 'WebhookDeliveryError';
   readonly statusCode: number;
 
   constructor(
@@ -17,21 +18,21 @@ export class WebhookDeliveryError extends Error {
     ...args: readonly ErrorArgument[]
   ) {
     super(errorMessage(code, args));
-    this.name = new.target.name;
     this.statusCode = ERRORS[code].statusCode;
   }
 }
 
 /** The body is not JSON (400) or not a Hub payload (422). */
-export class WebhookPayloadError extends WebhookDeliveryError {}
+export class WebhookPayloadError extends WebhookDeliveryError {
+  override readonly name: string = 'WebhookPayloadError';
+}
 
 /** The shared secret is missing (401) or wrong (403). */
-export class WebhookSecretError extends WebhookDeliveryError {}
+export class WebhookSecretError extends WebhookDeliveryError {
+  override readonly name: string = 'WebhookSecretError';
+}
 
 /** A handler cannot be registered: no usable name, or the name is taken. */
 export class WebhookRegistrationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebhookRegistrationError';
-  }
+  override readonly name = 'WebhookRegistrationError';
 }
