@@ -1,6 +1,5 @@
-import { Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { EmotionDeltasSchema, SentimentSchema } from '../emotions/schemas.js';
+import { MoodChangeSchema } from '../emotions/schemas.js';
 import type { MoodChange } from '../mood/mood-ledger.js';
 
 /** Where a replica is in the stream: the last entry it applied and that entry's number. */
@@ -30,19 +29,16 @@ export function encodeMoodChange(change: MoodChange): string {
 }
 
 /**
- * A `MoodChange` as JSON, from the emotion schemas the event catalogue uses (a sentiment's scores in
- * 0..1, every emotion's delta present): a replica applies nothing the event log would refuse. This
- * module loads only on a replica (`REDIS_URL`), so typebox stays off a lone service's startup.
+ * A `MoodChange` as JSON, checked with its schema (`MoodChangeSchema`: a sentiment's scores in 0..1,
+ * every emotion's delta present and in -1..1, an ISO 8601 time), so a replica applies nothing the
+ * event log would refuse. This module loads only on a replica (`REDIS_URL`), so typebox stays off a
+ * lone service's startup.
  */
-const isMoodChange = Compile(
-  Type.Union([
-    Type.Object({ kind: Type.Literal('chat'), correlationId: Type.String(), sentiment: SentimentSchema, at: Type.String() }),
-    Type.Object({ kind: Type.Literal('drift'), deltas: EmotionDeltasSchema, at: Type.String() }),
-  ]),
-);
+const isMoodChange = Compile(MoodChangeSchema);
 
+/** A stream entry is a chat or a drift; a snapshot is never appended, it is the snapshot key's. */
 function changeOf(value: unknown): MoodChange | undefined {
-  return isMoodChange.Check(value) ? (value as MoodChange) : undefined;
+  return isMoodChange.Check(value) && value.kind !== 'snapshot' ? value : undefined;
 }
 
 /** Decodes one `[id, [field, value, …]]` entry as XRANGE and XREAD return it. */

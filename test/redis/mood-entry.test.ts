@@ -20,6 +20,8 @@ t.test('an entry the emotion schemas refuse is a MoodEntryError naming it', (t) 
     'a missing delta': { ...drift, deltas: { joy: 0.1 } },
     'an unknown kind': { ...drift, kind: 'spin' },
     'no time': { kind: 'drift', deltas: drift.kind === 'drift' ? drift.deltas : {} },
+    'a delta out of -1..1': { ...drift, deltas: { joy: 2, sadness: 0, anger: 0, fear: 0, curiosity: 0 } },
+    'a snapshot, which is never an entry': { kind: 'snapshot', at, state: {} },
   };
   for (const [what, change] of Object.entries(refused)) {
     t.throws(
