@@ -1,8 +1,6 @@
 // `npm run bench`: the product against a bare baseline, side by side in one run, on 127.0.0.1 only.
 // Figures, not pass/fail: the table says which targets are met. `--write-docs` records them in docs/performance.md.
 import { fileURLToPath } from 'node:url';
-import { startFakeHub } from '../test/support/fake-hub.js';
-import { spawnRedisServer } from '../test/support/redis-server.js';
 import { startServerProcess, type ServerProcess } from './lib/child.js';
 import { medianRunMs } from './lib/cold-start.js';
 import { medianFirstAnswerMs } from './lib/first-answer.js';
@@ -174,7 +172,7 @@ async function loadAcross(urls: readonly string[], options: Omit<LoadOptions, 'u
  * the load generator): what sharing the mood costs, not how far more machines would scale.
  */
 async function replicaScenario(): Promise<void> {
-  const redis = await spawnRedisServer();
+  const redis = await startServerProcess('redis');
   const started: ServerProcess[] = [];
   try {
     const replicasOn = async (prefix: string, count: number): Promise<string[]> => {
@@ -221,12 +219,12 @@ async function replicaScenario(): Promise<void> {
     }
   } finally {
     await Promise.all(started.map((replica) => replica.stop()));
-    redis.kill();
+    await redis.stop();
   }
 }
 
 async function coldStartScenario(): Promise<void> {
-  const hub = await startFakeHub();
+  const hub = await startServerProcess('hub');
   try {
     const env = { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_fake_token' };
     const node = await medianRunMs(process.execPath, ['-e', '0'], { env });
@@ -241,7 +239,7 @@ async function coldStartScenario(): Promise<void> {
       met: ratio <= 3.5,
     });
   } finally {
-    await hub.close();
+    await hub.stop();
   }
 }
 
