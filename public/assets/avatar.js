@@ -61,7 +61,7 @@ function mouthPath(halfWidth, curve, open) {
  * - brows: inner ends down with anger, up with fear and sadness; raised by fear and curiosity
  *   (the right one more: the questioning brow);
  * - eyes: wide with fear and curiosity, narrowed by sadness and anger; pupils small with fear;
- * - gaze: to the side with curiosity, down with sadness; head tilt from curiosity; a tear when very sad;
+ * - gaze: to the side with curiosity, down with sadness; head tilt from curiosity; a tear when very sad, cheeks flushed when very joyful;
  * - pace: breathing and blinking quicken with arousal, the strongest of anger, fear and curiosity.
  */
 export function faceOf(emotions) {
@@ -72,7 +72,7 @@ export function faceOf(emotions) {
   const raise = clamp(6 * fear + 3 * curiosity - 3 * anger - 1.5, -3, 6);
   const arousal = Math.max(anger, fear, curiosity);
   return {
-    mouth: mouthPath(clamp(13 + 5 * joy - 6 * fear - 3 * anger, 7, 18), 6.5 * valence, 8 * open),
+    mouth: mouthPath(clamp(13 + 5 * joy - 6 * fear, 7, 18), 6.5 * valence, 8 * open),
     browLeft: { angle: round(20 * inner), lift: round(-raise) },
     browRight: { angle: round(-20 * inner + 8 * curiosity * (1 - anger)), lift: round(-raise - 3 * curiosity) },
     eyeOpen: round(clamp(0.8 + 0.45 * fear + 0.25 * curiosity - 0.4 * sadness - 0.35 * anger - 0.15 * joy, 0.4, 1.2)),
@@ -80,6 +80,7 @@ export function faceOf(emotions) {
     gaze: { x: round(clamp(4 * (curiosity - 0.3), 0, 2.5)), y: round(clamp(2.5 * sadness - 1.5 * fear - 0.5, -1.5, 2)) },
     tilt: round(clamp(16 * (curiosity - 0.35), 0, 10)),
     tear: round(clamp(4 * (sadness - 0.6) - 2 * joy, 0, 1)),
+    blush: round(clamp(2.5 * (joy - 0.55) - sadness - anger, 0, 0.7)),
     colour: bodyColour(emotions),
     // Quantised so that drift does not keep restarting the animations' timing.
     breathSeconds: round(5 - 2.5 * round(arousal, 1), 1),
@@ -136,6 +137,7 @@ export function drawAvatar(body) {
   style.setProperty('--gaze-y', `${face.gaze.y}px`);
   style.setProperty('--tilt', `${face.tilt}deg`);
   style.setProperty('--tear', String(face.tear));
+  style.setProperty('--blush', String(face.blush));
   style.setProperty('--breath', `${face.breathSeconds}s`);
   style.setProperty('--blink', `${face.blinkSeconds}s`);
   const mouth = svg.querySelector('.mouth-shape');
