@@ -5,14 +5,7 @@ import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { driftDeltas } from '../../src/emotions/model.js';
-
-const mood = (joy: number, sadness: number, anger: number, fear: number, curiosity: number): Emotions => ({
-  joy,
-  sadness,
-  anger,
-  fear,
-  curiosity,
-});
+import { mood } from '../support/moods.js';
 
 t.test('the shape rule, as a table (energy = max of joy, anger, curiosity; weight = max of sadness, fear)', (t) => {
   const table: [Emotions, AvatarShape, AvatarShape, string][] = [

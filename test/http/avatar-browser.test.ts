@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import type { AvatarShape, Emotions } from '../../src/emotions/emotions.js';
 import { launchChromium } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
+import { FIVE_MOODS, mood } from '../support/moods.js';
 
 // The avatar, the page's accessibility and its phone layout, in real headless Chromium against the
 // real app, the fake system behind the bus setting the mood the page polls.
@@ -16,20 +17,12 @@ async function served(t: Parameters<typeof harness>[0]) {
   return { ...setup, address };
 }
 
-const mood = (joy: number, sadness: number, anger: number, fear: number, curiosity: number): Emotions => ({
-  joy,
-  sadness,
-  anger,
-  fear,
-  curiosity,
-});
-
 const FIVE: [string, AvatarShape, Emotions, string][] = [
-  ['joy', 'Triangle', mood(0.89, 0.08, 0.05, 0.06, 0.45), 'Triangle, mostly joy, some curiosity'],
-  ['sadness', 'Square', mood(0.1, 0.85, 0.12, 0.22, 0.18), 'Square, mostly sadness'],
-  ['anger', 'Triangle', mood(0.08, 0.3, 0.88, 0.12, 0.2), 'Triangle, mostly anger, some sadness'],
-  ['fear', 'Square', mood(0.08, 0.3, 0.1, 0.86, 0.3), 'Square, mostly fear, some sadness'],
-  ['curiosity', 'Triangle', mood(0.45, 0.08, 0.05, 0.1, 0.9), 'Triangle, mostly curiosity, some joy'],
+  ['joy', 'Triangle', FIVE_MOODS.joy, 'Triangle, mostly joy, some curiosity'],
+  ['sadness', 'Square', FIVE_MOODS.sadness, 'Square, mostly sadness'],
+  ['anger', 'Triangle', FIVE_MOODS.anger, 'Triangle, mostly anger, some sadness'],
+  ['fear', 'Square', FIVE_MOODS.fear, 'Square, mostly fear, some sadness'],
+  ['curiosity', 'Triangle', FIVE_MOODS.curiosity, 'Triangle, mostly curiosity, some joy'],
 ];
 
 /** What the avatar shows, as computed by the browser: the features a person sees. */
@@ -136,9 +129,9 @@ t.test('under prefers-reduced-motion it holds still and changes without animatio
   const page = await context.newPage();
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${address}/`);
-  await showMood(page, system, mood(0.89, 0.08, 0.05, 0.06, 0.45), 'Triangle', 'Triangle, mostly joy, some curiosity');
+  await showMood(page, system, FIVE_MOODS.joy, 'Triangle', 'Triangle, mostly joy, some curiosity');
   const joyful = (await page.evaluate(FEATURES)) as Record<string, string>;
-  await showMood(page, system, mood(0.1, 0.85, 0.12, 0.22, 0.18), 'Square', 'Square, mostly sadness');
+  await showMood(page, system, FIVE_MOODS.sadness, 'Square', 'Square, mostly sadness');
   // Read in the same task as the change is seen: no transition may be under way.
   const [animations, sad] = (await page.evaluate(
     `[document.getAnimations().filter((a) => document.getElementById('avatar').contains(a.effect.target)).length, ${FEATURES}]`,
@@ -148,32 +141,13 @@ t.test('under prefers-reduced-motion it holds still and changes without animatio
   t.not(sad.fill, joyful.fill);
 });
 
-t.test('while a reply is pending the avatar thinks (aria-busy), and speaks when told', async (t) => {
+t.test('it speaks when told (while a reply streams), busy until it is idle again', async (t) => {
   const { address } = await served(t);
   const context = await launchChromium(t);
   const page = await context.newPage();
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/chat', async (route) => {
-    await held;
-    await route.continue();
-  });
   await page.goto(`${address}/`);
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
   t.equal(await page.locator('#avatar-figure').getAttribute('aria-busy'), 'false');
-  await page.getByLabel('Your message').fill('what do you think?');
-  await page.getByLabel('Your message').press('Enter');
-  await page.locator('#avatar-figure[aria-busy="true"]').waitFor();
-  t.equal(await page.locator('#avatar').getAttribute('data-activity'), 'thinking');
-  t.ok(await page.locator('.thought').isVisible(), 'a thought bubble shows');
-  t.equal(await page.locator('#avatar-activity').textContent(), 'Thinking…');
-  mkdirSync(OUTPUT, { recursive: true });
-  await page.locator('#avatar-figure').screenshot({ path: `${OUTPUT}/avatar-thinking.png` });
-  release();
-  await page.locator('.message.bot:not(.thinking)').waitFor();
-  await page.locator('#avatar-figure[aria-busy="false"]').waitFor();
-  t.equal(await page.locator('#avatar').getAttribute('data-activity'), 'idle');
-
   // Streaming (another part of the page) calls setAvatarActivity('speaking') while tokens arrive.
   await page.evaluate(`import('/assets/avatar.js').then((avatar) => avatar.setAvatarActivity('speaking'))`);
   await page.locator('#avatar-figure[aria-busy="true"]').waitFor();

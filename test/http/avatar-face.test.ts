@@ -1,26 +1,13 @@
 import t from 'tap';
+import type { Emotions } from '../../src/emotions/emotions.js';
+import { FIVE_MOODS, mood } from '../support/moods.js';
 
 // The page's avatar module (public/assets/avatar.js): its pure part, in Node. The browser tests
 // check that the page draws what these functions decide.
 const avatar = await import(new URL('../../public/assets/avatar.js', import.meta.url).href);
 
-type Mood = Record<'joy' | 'sadness' | 'anger' | 'fear' | 'curiosity', number>;
-const mood = (joy: number, sadness: number, anger: number, fear: number, curiosity: number): Mood => ({
-  joy,
-  sadness,
-  anger,
-  fear,
-  curiosity,
-});
-
-/** One mood strongest in each emotion. */
-const FIVE: Record<string, Mood> = {
-  joy: mood(0.89, 0.08, 0.05, 0.06, 0.45),
-  sadness: mood(0.1, 0.85, 0.12, 0.22, 0.18),
-  anger: mood(0.08, 0.3, 0.88, 0.12, 0.2),
-  fear: mood(0.08, 0.3, 0.1, 0.86, 0.3),
-  curiosity: mood(0.45, 0.08, 0.05, 0.1, 0.9),
-};
+type Mood = Emotions;
+const FIVE: Record<string, Mood> = FIVE_MOODS;
 
 const mouthCurve = (face: any) => {
   // M left y Q 60 upper right y …: the upper lip's control point below the corners is a smile.
