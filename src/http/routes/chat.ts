@@ -4,6 +4,7 @@ import { phaseError, rejectionError } from '../../errors/phase-errors.js';
 import { httpError, type HttpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';
+import type { CookiePolicy } from '../cookie-attributes.js';
 import { visitorSession } from '../session.js';
 import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
 
@@ -18,6 +19,8 @@ import type { SystemClient } from '../system-client.js';
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
   readonly maxMessageLength: number;
+  /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
+  readonly cookiePolicy?: CookiePolicy;
 }
 
 /** The phase's 503 (docs/specification.md#chat), or nothing when the system is ready to chat. */
@@ -30,7 +33,7 @@ function unreachableSystem(cause: unknown): HttpError {
   return httpError('SYSTEM_UNREACHABLE', { cause });
 }
 
-export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength, cookiePolicy }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
@@ -64,7 +67,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { s
       // A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
       onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void) => {
         // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
-        request.session = visitorSession(request, reply);
+        request.session = visitorSession(request, reply, cookiePolicy);
         system.status().then(
           (status) => done(readinessError(status)),
           (cause: unknown) => done(unreachableSystem(cause)),
