@@ -1,4 +1,4 @@
-// The avatar: the specification's shape (docs/specification.md#resources) as the body, the five emotions drawn on it as a face. The numbers
+// The avatar: the shape of docs/specification.md#resources as the body, the five emotions drawn on it as a face. The numbers
 // become a handful of capped features (mouth, brows, eyes, gaze, tilt, colour, pace); CSS eases
 // them (0.45 s, from wherever they are) and keeps the idle breathing and blinking going, and holds
 // everything still under prefers-reduced-motion. Pure functions first, the DOM last.
