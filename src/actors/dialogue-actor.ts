@@ -58,8 +58,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     maxRetries: input.maxRetries,
     fetch: input.fetch,
   });
-  // Calls in flight are aborted together on stop.
-  const signals = new CallSignals();
+  // Calls in flight are aborted together on stop; each attempt of a call listens to its signal.
+  const signals = new CallSignals(input.maxRetries + 1);
   const exchanges = new Map<string, Exchange>();
 
   async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {

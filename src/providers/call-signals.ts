@@ -17,20 +17,28 @@ export const CALLS_PER_SIGNAL = 64;
 /**
  * Abort signals for provider calls, each shared by up to {@link CALLS_PER_SIGNAL} calls, all
  * aborted at once by `abortAll()` when the dialogue stops. The openai client adds a listener to
- * the signal of every call and never removes it, so one signal for every call would hold a
- * listener per call ever made; a controller per call showed in the chat's profile. A full batch's
- * signal is dropped, its listeners with it, once its last call has ended.
+ * the signal of every attempt of a call (its own retries included) and never removes it, so one
+ * signal for every call would hold a listener per attempt ever made; a controller per call showed
+ * in the chat's profile. A full batch's signal is dropped, its listeners with it, once its last
+ * call has ended.
  */
 export class CallSignals {
   readonly #inFlight = new Set<Batch>();
+  readonly #attemptsPerCall: number;
   #current: Batch | undefined;
   #issued = 0;
+
+  /** `attemptsPerCall`: the client's first try and its retries, each adding one listener to the call's signal. */
+  constructor(attemptsPerCall = 1) {
+    this.#attemptsPerCall = attemptsPerCall;
+  }
 
   acquire(): CallSignal {
     if (this.#current === undefined || this.#issued === CALLS_PER_SIGNAL) {
       const controller = new AbortController();
-      // Each call of the batch adds one listener: not a leak, so no MaxListenersExceededWarning.
-      setMaxListeners(CALLS_PER_SIGNAL, controller.signal);
+      // Each attempt of each call of the batch adds one listener, so a batch holds at most this many:
+      // a bound, not a leak, and no MaxListenersExceededWarning however often the client retries.
+      setMaxListeners(CALLS_PER_SIGNAL * this.#attemptsPerCall, controller.signal);
       this.#current = { controller, signal: controller.signal, open: 0 };
       this.#issued = 0;
     }

@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadChatConfig } from '../config/chat-config.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
+import { logProcessWarnings } from '../runtime/process-warnings.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
@@ -32,6 +33,7 @@ function serviceLogger(debug: boolean): Logger {
 export async function runChatService(options: RunChatServiceOptions = {}): Promise<ChatService> {
   const config = loadChatConfig(options.env ?? process.env);
   const logger = options.logger ?? serviceLogger(config.debug);
+  logProcessWarnings(logger);
   const service = await startChatService({ config, logger, createSystem: options.createSystem });
   closeWithGrace(
     { delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } },

@@ -49,3 +49,18 @@ t.test('a batch takes one abort listener per call without a listener-leak warnin
   signals.abortAll();
   t.equal(aborted, CALLS_PER_SIGNAL, 'every call heard the abort');
 });
+
+t.test('a batch takes one abort listener per attempt of each call (the client retries) without a warning', async (t) => {
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error): number => warnings.push(warning);
+  process.on('warning', onWarning);
+  t.teardown(() => void process.off('warning', onWarning));
+  const attempts = 3;
+  const signals = new CallSignals(attempts);
+  const calls = Array.from({ length: CALLS_PER_SIGNAL }, () => signals.acquire());
+  t.equal(new Set(calls.map((call) => call.signal)).size, 1, 'the batch is as large as before');
+  // The openai client adds a listener per attempt: the first try and each retry.
+  for (const call of calls) for (let i = 0; i < attempts; i += 1) call.signal.addEventListener('abort', () => undefined, { once: true });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(warnings, [], 'no MaxListenersExceededWarning with retries');
+});
