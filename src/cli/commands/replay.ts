@@ -18,7 +18,8 @@ export default class Replay extends Command {
   ];
 
   static override args = {
-    file: Args.string({ description: 'the event log to replay (or give --redis)' }),
+    // A file name, never stdin's text: oclif would otherwise take piped input for a missing FILE.
+    file: Args.string({ description: 'the event log to replay (or give --redis)', ignoreStdin: true }),
   };
 
   static override flags = {
