@@ -3,7 +3,7 @@ import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
 import { isDebugEnabled } from '../runtime/logger.js';
-import { withoutCredentials } from '../runtime/url-credentials.js';
+import { displayUrl, hasUnambiguousCredentials } from '../runtime/url-credentials.js';
 
 /** One OpenAI-compatible provider. `apiKey` undefined means no key was configured. */
 export interface ProviderConfig {
@@ -75,22 +75,32 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/**
+ * A URL whose credentials hold an unencoded `/`, `?`, `#` or `@` does not parse, or parses with part
+ * of them read as a path, query or fragment: refused, and never shown.
+ */
+function unambiguous(name: string, raw: string): string {
+  if (!hasUnambiguousCredentials(raw)) {
+    throw new ConfigError(
+      `${name} is not a URL that parses with its credentials before the host (percent-encode "/", "?", "#" and "@" in them); the value is not shown`,
+    );
+  }
+  return raw;
+}
+
 function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
-  try {
-    const parsed = new URL(raw);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${withoutCredentials(raw)}"`);
-  }
+  const { protocol } = new URL(unambiguous(name, raw));
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${displayUrl(raw)}"`);
   return raw;
 }
 
 function redis(env: NodeJS.ProcessEnv): RedisConfig | undefined {
   const raw = text(env, 'REDIS_URL');
   if (raw === undefined) return undefined;
-  if (!isRedisUrl(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${withoutCredentials(raw)}"`);
+  if (!isRedisUrl(unambiguous('REDIS_URL', raw)))
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${displayUrl(raw)}"`);
   return {
     url: raw,
     prefix: env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,

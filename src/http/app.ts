@@ -35,6 +35,8 @@ export interface AppOptions {
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
+  /** Blanks the secrets out of an error body (a path or a message may quote one). */
+  readonly redact?: (text: string) => string;
 }
 
 /** How long a client may take to send one request before it is cut off. */
@@ -77,7 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
 
   logListening(app, logger);
-  installErrorHandling(app);
+  installErrorHandling(app, options.redact);
   installSecurityHeaders(app);
   await app.register(fastifyStatic, {
     root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),

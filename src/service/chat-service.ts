@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Replica } from '../redis/replica.js';
+import { Redactor } from '../runtime/secrets.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 import { openLoadingDesk } from './loading-desk.js';
@@ -41,6 +42,8 @@ export interface ChatServiceOptions {
   readonly ledger?: MoodLedger;
   /** The visitors' conversations: default in-process (`createChatSystem`'s). */
   readonly conversations?: ConversationStore;
+  /** The secrets blanked out of the event log and error bodies; defaults to those of `process.env`. */
+  readonly redactor?: Redactor;
 }
 
 export interface ChatService {
@@ -57,8 +60,8 @@ export class ServiceStartError extends Error {
   override readonly name = 'ServiceStartError';
 }
 
-async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
-  const log = new EventLog(bus, file);
+async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise<EventLog> {
+  const log = new EventLog(bus, file, { redact: (line) => redactor.redact(line) });
   try {
     await log.opened();
   } catch (error) {
@@ -92,7 +95,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const clock = options.clock ?? systemClock;
   const exitProcess = options.exit ?? ((code: number) => process.exit(code));
   const bus = new Bus({ clock });
-  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog);
+  const redactor = options.redactor ?? Redactor.fromEnv(process.env);
+  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
   try {
     // A replica that can no longer follow the shared mood ends like a failed component: exit 1.
@@ -102,7 +106,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     bus.close();
     throw error;
   }
-  const app = await buildApp({ bus, clock, logger, config, ...options.app });
+  const app = await buildApp({ bus, clock, logger, config, redact: (text) => redactor.redact(text), ...options.app });
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()
