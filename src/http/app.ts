@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
@@ -8,9 +7,11 @@ import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { boundPipelining } from './pipelining.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
 import { logListening, loggingOptions } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { assetRoutes } from './routes/assets.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { pageRoutes } from './routes/pages.js';
@@ -79,14 +80,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
 
   logListening(app, logger);
+  boundPipelining(app.server);
   installErrorHandling(app, options.redact);
   installSecurityHeaders(app);
-  await app.register(fastifyStatic, {
-    root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
-    prefix: '/assets/',
-    index: false,
-    decorateReply: false,
-  });
+  await app.register(assetRoutes, { dir: options.assetsDir ?? join(PUBLIC_DIR, 'assets') });
   // Only the page and the chat carry the session: the cookie parser's hook runs for them alone, not
   // for every poll of /api/avatar and /health.
   await app.register(async (session) => {
