@@ -36,6 +36,8 @@ export interface ChatConfig {
   readonly sessionIdleMs: number;
   /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
   readonly trustProxy: TrustProxy;
+  /** Signs the session ids (`SESSION_SECRET`); unset: generated and kept beside the state, or shared through Redis. */
+  readonly sessionSecret: string | undefined;
   /** Set (`REDIS_URL`): this process is one replica of a service sharing that Redis; unset: one process alone. */
   readonly redis: RedisConfig | undefined;
 }
@@ -129,6 +131,19 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
+/** Short enough to guess: refused (the value itself is never shown). */
+const MIN_SESSION_SECRET_LENGTH = 32;
+
+function sessionSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = text(env, 'SESSION_SECRET');
+  if (raw !== undefined && raw.length < MIN_SESSION_SECRET_LENGTH) {
+    throw new ConfigError(
+      `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long (openssl rand -base64 32 makes one)`,
+    );
+  }
+  return raw;
+}
+
 /** Reads the chat service's settings from the environment (see the README's configuration table). */
 export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
   const primary: ProviderConfig = {
@@ -155,6 +170,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
     trustProxy: trustProxy(env),
+    sessionSecret: sessionSecret(env),
     redis: redis(env),
   };
 }

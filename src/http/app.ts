@@ -16,6 +16,7 @@ import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
+import { newSessionSecret } from '../sessions/session-secret.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 
 /** The page polls `GET /api/avatar` this often (seed 000). */
@@ -36,6 +37,8 @@ export interface AppOptions {
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
+  /** Signs the session ids (see `loadSessionSecret`); defaults to a random one, good for this app only. */
+  readonly sessionSecret?: string;
   /** Blanks the secrets out of an error body (a path or a message may quote one). */
   readonly redact?: (text: string) => string;
 }
@@ -88,8 +91,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // for every poll of /api/avatar and /health.
   await app.register(async (session) => {
     await session.register(fastifyCookie);
-    await session.register(pageRoutes, { pages });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
+    const sessionSecret = options.sessionSecret ?? newSessionSecret();
+    await session.register(pageRoutes, { pages, sessionSecret });
+    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret });
   });
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });

@@ -11,6 +11,7 @@ import type { Replica } from '../redis/replica.js';
 import { Redactor } from '../runtime/secrets.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
+import { loadSessionSecret } from '../sessions/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
@@ -106,7 +107,23 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     bus.close();
     throw error;
   }
-  const app = await buildApp({ bus, clock, logger, config, redact: (text) => redactor.redact(text), ...options.app });
+  let sessionSecret: string;
+  try {
+    const loaded = await loadSessionSecret({
+      configured: config.sessionSecret,
+      emotionsFile: config.emotionsFile,
+      shared: replica?.sharedSessionSecret,
+    });
+    sessionSecret = loaded.secret;
+    if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
+  } catch (error) {
+    await replica?.close();
+    await eventLog?.close();
+    bus.close();
+    throw new ServiceStartError(`SESSION_SECRET: cannot read the one the replicas share (${(error as Error).message})`, { cause: error });
+  }
+  redactor.add(sessionSecret);
+  const app = await buildApp({ bus, clock, logger, config, sessionSecret, redact: (text) => redactor.redact(text), ...options.app });
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()

@@ -19,6 +19,8 @@ import type { SystemClient } from '../system-client.js';
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
   readonly maxMessageLength: number;
+  /** Signs and checks the session ids. */
+  readonly sessionSecret: string;
 }
 
 /** The phase's 503 of seed 000, or nothing when the system is ready to chat. */
@@ -31,7 +33,7 @@ function unreachableSystem(cause: unknown): HttpError {
   return httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
 }
 
-export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength, sessionSecret }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
@@ -65,7 +67,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
       // A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
       onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void) => {
         // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
-        request.session = visitorSession(request, reply);
+        request.session = visitorSession(request, reply, sessionSecret);
         system.status().then(
           (status) => done(readinessError(status)),
           (cause: unknown) => done(unreachableSystem(cause)),

@@ -5,9 +5,11 @@ import { visitorSession } from '../session.js';
 
 export interface PageRoutesOptions {
   readonly pages: PageRenderer;
+  /** Signs the session ids the page hands out. */
+  readonly sessionSecret: string;
 }
 
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages }) => {
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages, sessionSecret }) => {
   const page = (name: PageName) => async (_request: unknown, reply: FastifyReply) => {
     const html = await pages.render(name).catch((cause: unknown) => {
       throw httpError('PAGE_FAILED', undefined, cause);
@@ -16,7 +18,7 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { p
   };
   app.get('/', async (request, reply) => {
     // The page hands the visitor a session before the first chat, so the two share one conversation.
-    visitorSession(request, reply);
+    visitorSession(request, reply, sessionSecret);
     return page('index')(request, reply);
   });
   app.get('/error', page('error'));
