@@ -1,6 +1,7 @@
 import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKey } from '../bus/events.js';
+import { LAX_COOKIES, sessionCookieAttributes, type CookiePolicy } from './cookie-attributes.js';
 
 /** The cookie that carries a visitor's session id. */
 export const SESSION_COOKIE = 'emotion_hub_session';
@@ -43,23 +44,22 @@ export function sessionKey(sessionId: string): SessionKey {
 }
 
 /**
- * The cookie's attributes: `HttpOnly`, `SameSite=Lax`, `Path=/`, and `Secure` when the request came
- * over https (which Fastify judges from `X-Forwarded-Proto` only behind a trusted proxy). A browser
- * session cookie: the server forgets the conversation after `SESSION_IDLE_MS` anyway.
- */
-function cookieOptions(request: FastifyRequest) {
-  return { httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https' } as const;
-}
-
-/**
  * The visitor's session: the id from the cookie when the service issued it (its signature checks
- * under `secret`), else a new one, set on the reply. An id planted in a browser, or a tampered
- * one, is replaced and never finds a conversation.
+ * under `secret`), else a new one, set on the reply. An id planted in a browser, or a tampered one,
+ * is replaced and never finds a conversation. The cookie is `HttpOnly`, `Path=/`, with `SameSite`,
+ * `Secure`, `Partitioned` as `sessionCookieAttributes` decides (`SameSite=Lax` unless the page may be
+ * framed and the request came over https). A browser session cookie: the server forgets the
+ * conversation after `SESSION_IDLE_MS` anyway.
  */
-export function visitorSession(request: FastifyRequest, reply: FastifyReply, secret: string): SessionKey {
+export function visitorSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  secret: string,
+  policy: CookiePolicy = LAX_COOKIES,
+): SessionKey {
   const current = issuedSessionId(request.cookies[SESSION_COOKIE], secret);
   if (current !== undefined) return sessionKey(current);
   const id = newSessionId();
-  reply.setCookie(SESSION_COOKIE, signSessionId(id, secret), cookieOptions(request));
+  reply.setCookie(SESSION_COOKIE, signSessionId(id, secret), { httpOnly: true, path: '/', ...sessionCookieAttributes(policy, request) });
   return sessionKey(id);
 }

@@ -56,7 +56,7 @@ export const assetRoutes: FastifyPluginAsync<AssetRoutesOptions> = async (app, {
   app.get('/assets/*', async (request, reply) => {
     const path = (request.params as { '*': string })['*'];
     const asset = assets.get(path);
-    if (asset === undefined) throw httpError('NOT_FOUND', `Route ${request.method} /assets/${path} not found`);
+    if (asset === undefined) throw httpError('NOT_FOUND', { args: [request.method, `/assets/${path}`] });
     reply.header('etag', asset.etag).header('cache-control', 'public, max-age=0');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     return reply.type(asset.type).send(asset.body);
