@@ -9,6 +9,8 @@ export interface EventLogOptions {
   readonly bufferBytes?: number;
   /** How often a quiet buffer is written anyway. */
   readonly flushIntervalMs?: number;
+  /** Blanks the secrets out of a line before it is written (a provider's error quoting its key). */
+  readonly redact?: (line: string) => string;
 }
 
 /**
@@ -42,8 +44,9 @@ export class EventLog {
       once(this.#stream, 'error').then(([error]) => Promise.reject(error as Error)),
     ]);
     this.#ready.catch(() => undefined);
+    const redact = options.redact ?? ((line: string) => line);
     this.#subscription = bus.all().subscribe((event) => {
-      this.#stream.write(`${JSON.stringify(event)}\n`);
+      this.#stream.write(`${redact(JSON.stringify(event))}\n`);
     });
   }
 

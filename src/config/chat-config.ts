@@ -3,7 +3,7 @@ import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
 import { isDebugEnabled } from '../runtime/logger.js';
-import { withoutCredentials } from '../runtime/url-credentials.js';
+import { displayUrl, hasUnambiguousCredentials } from '../runtime/url-credentials.js';
 
 /** One OpenAI-compatible provider. `apiKey` undefined means no key was configured. */
 export interface ProviderConfig {
@@ -36,6 +36,8 @@ export interface ChatConfig {
   readonly sessionIdleMs: number;
   /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
   readonly trustProxy: TrustProxy;
+  /** Signs the session ids (`SESSION_SECRET`); unset: generated and kept beside the state, or shared through Redis. */
+  readonly sessionSecret: string | undefined;
   /** Origins that may show the page in a frame (`FRAME_ANCESTORS`, and https://huggingface.co on a Space); none by default. */
   readonly frameAncestors: readonly string[];
   /** On a Hugging Face Space (`SPACE_ID` set): its proxy's `X-Forwarded-Proto` is believed without `TRUST_PROXY`. */
@@ -79,22 +81,32 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/**
+ * A URL whose credentials hold an unencoded `/`, `?`, `#` or `@` does not parse, or parses with part
+ * of them read as a path, query or fragment: refused, and never shown.
+ */
+function unambiguous(name: string, raw: string): string {
+  if (!hasUnambiguousCredentials(raw)) {
+    throw new ConfigError(
+      `${name} is not a URL that parses with its credentials before the host (percent-encode "/", "?", "#" and "@" in them); the value is not shown`,
+    );
+  }
+  return raw;
+}
+
 function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
-  try {
-    const parsed = new URL(raw);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${withoutCredentials(raw)}"`);
-  }
+  const { protocol } = new URL(unambiguous(name, raw));
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${displayUrl(raw)}"`);
   return raw;
 }
 
 function redis(env: NodeJS.ProcessEnv): RedisConfig | undefined {
   const raw = text(env, 'REDIS_URL');
   if (raw === undefined) return undefined;
-  if (!isRedisUrl(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${withoutCredentials(raw)}"`);
+  if (!isRedisUrl(unambiguous('REDIS_URL', raw)))
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${displayUrl(raw)}"`);
   return {
     url: raw,
     prefix: env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
@@ -119,6 +131,19 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     return (_address, hop) => hop < hops;
+  }
+  return raw;
+}
+
+/** Short enough to guess: refused (the value itself is never shown). */
+const MIN_SESSION_SECRET_LENGTH = 32;
+
+function sessionSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = text(env, 'SESSION_SECRET');
+  if (raw !== undefined && raw.length < MIN_SESSION_SECRET_LENGTH) {
+    throw new ConfigError(
+      `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long (openssl rand -base64 32 makes one)`,
+    );
   }
   return raw;
 }
@@ -179,6 +204,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
     trustProxy: trustProxy(env),
+    sessionSecret: sessionSecret(env),
     frameAncestors: frameAncestors(env, onSpace),
     onSpace,
     redis: redis(env),

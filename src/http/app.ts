@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
@@ -8,13 +7,16 @@ import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { boundPipelining } from './pipelining.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
 import { logListening, loggingOptions } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { assetRoutes } from './routes/assets.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
+import { newSessionSecret } from '../sessions/session-secret.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 
 /** The page polls `GET /api/avatar` this often (docs/specification.md#the-page). */
@@ -36,6 +38,10 @@ export interface AppOptions {
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
+  /** Signs the session ids (see `loadSessionSecret`); defaults to a random one, good for this app only. */
+  readonly sessionSecret?: string;
+  /** Blanks the secrets out of an error body (a path or a message may quote one). */
+  readonly redact?: (text: string) => string;
 }
 
 /** How long a client may take to send one request before it is cut off. */
@@ -82,20 +88,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cookiePolicy = { framable: frameAncestors.length > 0, trustForwardedProto: config.onSpace ?? false };
 
   logListening(app, logger);
-  installErrorHandling(app);
+  boundPipelining(app.server);
+  installErrorHandling(app, options.redact);
   installSecurityHeaders(app, frameAncestors);
-  await app.register(fastifyStatic, {
-    root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
-    prefix: '/assets/',
-    index: false,
-    decorateReply: false,
-  });
+  await app.register(assetRoutes, { dir: options.assetsDir ?? join(PUBLIC_DIR, 'assets') });
   // Only the page and the chat carry the session: the cookie parser's hook runs for them alone, not
   // for every poll of /api/avatar and /health.
   await app.register(async (session) => {
     await session.register(fastifyCookie);
-    await session.register(pageRoutes, { pages, cookiePolicy });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, cookiePolicy });
+    const sessionSecret = options.sessionSecret ?? newSessionSecret();
+    await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy });
+    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy });
   });
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });

@@ -13,6 +13,8 @@ export interface RedisKeys {
   readonly moodSnapshot: string;
   /** Held by the one replica that drifts. */
   readonly driftLease: string;
+  /** The secret that signs session ids, stored by the first replica when `SESSION_SECRET` is unset. */
+  readonly sessionSecret: string;
   /** One visitor's conversation. Keyed by a hash: a session id is a credential. */
   conversation(sessionId: string): string;
 }
@@ -23,6 +25,7 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
     moodSequence: `${prefix}mood:sequence`,
     moodSnapshot: `${prefix}mood:snapshot`,
     driftLease: `${prefix}drift:lease`,
+    sessionSecret: `${prefix}session:secret`,
     conversation: (sessionId) => `${prefix}conversation:${createHash('sha256').update(sessionId).digest('hex')}`,
   };
 }

@@ -8,8 +8,10 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Replica } from '../redis/replica.js';
+import { Redactor } from '../runtime/secrets.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
+import { loadSessionSecret } from '../sessions/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
@@ -41,6 +43,8 @@ export interface ChatServiceOptions {
   readonly ledger?: MoodLedger;
   /** The visitors' conversations: default in-process (`createChatSystem`'s). */
   readonly conversations?: ConversationStore;
+  /** The secrets blanked out of the event log and error bodies; defaults to those of `process.env`. */
+  readonly redactor?: Redactor;
 }
 
 export interface ChatService {
@@ -57,8 +61,8 @@ export class ServiceStartError extends Error {
   override readonly name = 'ServiceStartError';
 }
 
-async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
-  const log = new EventLog(bus, file);
+async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise<EventLog> {
+  const log = new EventLog(bus, file, { redact: (line) => redactor.redact(line) });
   try {
     await log.opened();
   } catch (error) {
@@ -98,7 +102,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const clock = options.clock ?? systemClock;
   const exitProcess = options.exit ?? ((code: number) => process.exit(code));
   const bus = new Bus({ clock });
-  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog);
+  const redactor = options.redactor ?? Redactor.fromEnv(process.env);
+  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
   try {
     // A replica that can no longer follow the shared mood ends like a failed component: exit 1.
@@ -108,7 +113,23 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     bus.close();
     throw error;
   }
-  const app = await buildApp({ bus, clock, logger, config, ...options.app });
+  let sessionSecret: string;
+  try {
+    const loaded = await loadSessionSecret({
+      configured: config.sessionSecret,
+      emotionsFile: config.emotionsFile,
+      shared: replica?.sharedSessionSecret,
+    });
+    sessionSecret = loaded.secret;
+    if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
+  } catch (error) {
+    await replica?.close();
+    await eventLog?.close();
+    bus.close();
+    throw new ServiceStartError(`SESSION_SECRET: cannot read the one the replicas share (${(error as Error).message})`, { cause: error });
+  }
+  redactor.add(sessionSecret);
+  const app = await buildApp({ bus, clock, logger, config, sessionSecret, redact: (text) => redactor.redact(text), ...options.app });
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()

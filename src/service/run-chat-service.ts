@@ -2,6 +2,8 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadChatConfig } from '../config/chat-config.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
+import { logProcessWarnings } from '../runtime/process-warnings.js';
+import { Redactor } from '../runtime/secrets.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
@@ -18,9 +20,9 @@ export interface RunChatServiceOptions {
  * Pretty lines on a terminal; otherwise JSON written synchronously, so that
  * lines keep their order and the last ones are out before an exit.
  */
-function serviceLogger(debug: boolean): Logger {
-  if (process.stdout.isTTY) return createLogger({ debug });
-  return createLogger({ debug, pretty: false, destination: pino.destination({ dest: 1, sync: true }) });
+function serviceLogger(debug: boolean, redactor: Redactor): Logger {
+  if (process.stdout.isTTY) return createLogger({ debug, redactor });
+  return createLogger({ debug, redactor, pretty: false, destination: pino.destination({ dest: 1, sync: true }) });
 }
 
 /**
@@ -30,9 +32,13 @@ function serviceLogger(debug: boolean): Logger {
  * event log flushed, server closed.
  */
 export async function runChatService(options: RunChatServiceOptions = {}): Promise<ChatService> {
-  const config = loadChatConfig(options.env ?? process.env);
-  const logger = options.logger ?? serviceLogger(config.debug);
-  const service = await startChatService({ config, logger, createSystem: options.createSystem });
+  const env = options.env ?? process.env;
+  const config = loadChatConfig(env);
+  // One list of secrets for the log, the event log and the error bodies.
+  const redactor = Redactor.fromEnv(env);
+  const logger = options.logger ?? serviceLogger(config.debug, redactor);
+  logProcessWarnings(logger);
+  const service = await startChatService({ config, logger, redactor, createSystem: options.createSystem });
   closeWithGrace(
     { delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } },
     async ({ signal, err }) => {

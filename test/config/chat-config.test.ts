@@ -104,6 +104,28 @@ t.test('on a Hugging Face Space hub serve listens on 0.0.0.0 unless HOST is give
   t.end();
 });
 
+t.test('a URL whose credentials hold an unencoded #, /, ? or @ is refused without being shown', (t) => {
+  const cases = [
+    ['REDIS_URL', 'redis://:zqa#1@127.0.0.1:6379/0', 'zqa'],
+    ['REDIS_URL', 'redis://zqu/ser:zqb?2@127.0.0.1:6379', 'zqb'],
+    ['LLM_BASE_URL', 'http://user:zqc#3@127.0.0.1:1/v1', 'zqc'],
+    ['LLM_BASE_URL', 'http://zqu/ser:zqd?4@127.0.0.1:1/v1', 'zqd'],
+    ['CHAT_BASE_URL', 'https://u:zqe/b@c-5@host/v1', 'zqe'],
+  ] as const;
+  for (const [name, value, secret] of cases) {
+    const error = t.throws(() => loadChatConfig({ [name]: value }), ConfigError, value) as Error;
+    t.match(error.message, name);
+    t.notMatch(error.message, secret, `${name}: no part of the credentials is printed`);
+    t.notMatch(error.message, 'zqu');
+  }
+  t.equal(
+    loadChatConfig({ REDIS_URL: 'redis://:p@ss@127.0.0.1:6379/0' }).redis?.url,
+    'redis://:p@ss@127.0.0.1:6379/0',
+    'an @ that parses is kept',
+  );
+  t.end();
+});
+
 t.test('FRAME_ANCESTORS: space-separated origins; a Space adds https://huggingface.co; none by default', (t) => {
   t.same(loadChatConfig({}).frameAncestors, []);
   t.equal(loadChatConfig({}).onSpace, false);

@@ -7,6 +7,8 @@ import { completion, modelList } from '../support/chat-system-harness.js';
 export interface ProviderAnswer {
   readonly status: number;
   readonly body: string;
+  /** Beside `content-type` (a `retry-after-ms` to make the client's retries quick). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Decides the answer to one request, from the request and its body (a completion's JSON, parsed); may take its time. */
@@ -57,7 +59,7 @@ export async function startFakeProvider(t: Test, behaviour: ProviderBehaviour = 
       if (body) provider.prompts.push(body);
       const answer = await provider.behaviour(request, body);
       if (response.destroyed) return;
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       response.end(answer.body);
     });
   });

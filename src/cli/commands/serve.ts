@@ -1,5 +1,6 @@
 import { Command } from '@oclif/core/command';
 import { ConfigError } from '../../config/chat-config.js';
+import { Redactor } from '../../runtime/secrets.js';
 import { ServiceStartError } from '../../service/chat-service.js';
 import { runChatService } from '../../service/run-chat-service.js';
 
@@ -19,7 +20,9 @@ export default class Serve extends Command {
       // The service keeps the process alive; SIGINT/SIGTERM stop it gracefully.
       await runChatService();
     } catch (error) {
-      if (error instanceof ConfigError || error instanceof ServiceStartError) this.error(error.message, { exit: 1 });
+      // The message may quote a provider's or Redis's own words, and those may quote a secret.
+      if (error instanceof ConfigError || error instanceof ServiceStartError)
+        this.error(Redactor.fromEnv(process.env).redact(error.message), { exit: 1 });
       throw error;
     }
   }

@@ -19,6 +19,8 @@ import type { SystemClient } from '../system-client.js';
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
   readonly maxMessageLength: number;
+  /** Signs and checks the session ids. */
+  readonly sessionSecret: string;
   /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
   readonly cookiePolicy?: CookiePolicy;
 }
@@ -33,7 +35,7 @@ function unreachableSystem(cause: unknown): HttpError {
   return httpError('SYSTEM_UNREACHABLE', { cause });
 }
 
-export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength, cookiePolicy }) => {
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength, sessionSecret, cookiePolicy }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
@@ -67,7 +69,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { s
       // A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
       onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void) => {
         // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
-        request.session = visitorSession(request, reply, cookiePolicy);
+        request.session = visitorSession(request, reply, sessionSecret, cookiePolicy);
         system.status().then(
           (status) => done(readinessError(status)),
           (cause: unknown) => done(unreachableSystem(cause)),

@@ -6,11 +6,13 @@ import { visitorSession } from '../session.js';
 
 export interface PageRoutesOptions {
   readonly pages: PageRenderer;
+  /** Signs the session ids the page hands out. */
+  readonly sessionSecret: string;
   /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
   readonly cookiePolicy?: CookiePolicy;
 }
 
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages, cookiePolicy }) => {
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages, sessionSecret, cookiePolicy }) => {
   const page = (name: PageName) => async (_request: unknown, reply: FastifyReply) => {
     const html = await pages.render(name).catch((cause: unknown) => {
       throw httpError('PAGE_FAILED', { cause });
@@ -19,7 +21,7 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { p
   };
   app.get('/', async (request, reply) => {
     // The page hands the visitor a session before the first chat, so the two share one conversation.
-    visitorSession(request, reply, cookiePolicy);
+    visitorSession(request, reply, sessionSecret, cookiePolicy);
     return page('index')(request, reply);
   });
   app.get('/error', page('error'));
