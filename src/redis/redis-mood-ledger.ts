@@ -178,7 +178,10 @@ export class RedisMoodLedger implements MoodLedger {
       try {
         if (this.#suspectLoss) {
           this.#suspectLoss = false;
-          await this.#reconcile();
+          await this.#reconcile().catch((error: unknown) => {
+            this.#suspectLoss = true; // Redis away again: check once it is back
+            throw error;
+          });
         }
         const reply = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', keys.moodStream, this.#position.id)) as
           | [string, [string, string[]][]][]

@@ -56,6 +56,26 @@ async function replica(t: Test, server: RedisServer, keys: RedisKeys, options: P
 
 const fold = (changes: readonly MoodChange[], from = SEED): EmotionState => changes.reduce(foldMoodChange, from);
 
+/** A redis-server with two replicas on it, which have both applied `count` chats. */
+async function twoReplicas(t: Test, prefix: string, count: number) {
+  const server = await startRedisServer(t);
+  const keys = redisKeys(prefix);
+  const a = await replica(t, server, keys);
+  const b = await replica(t, server, keys);
+  for (let n = 0; n < count; n++) await a.ledger.append(chat(n));
+  await eventually(`${count} changes on both`, () => (a.seen.length === count && b.seen.length === count ? true : undefined));
+  return { server, keys, a, b };
+}
+
+/** Appends `change` as soon as the ledger takes it: an append that fails changes nothing, so trying again is safe. */
+const appendOnceBack = (what: string, ledger: RedisMoodLedger, change: MoodChange): Promise<true> =>
+  eventually(what, () =>
+    ledger.append(change).then(
+      () => true as const,
+      () => undefined,
+    ),
+  );
+
 t.test('replicas apply every change once, in one order, and agree with the replay and the arithmetic', async (t) => {
   const server = await startRedisServer(t);
   const keys = redisKeys('test:');
@@ -198,12 +218,7 @@ for (const [name, change] of BAD_ENTRIES) {
 }
 
 t.test('Redis stopped and started again: appends fail fast, then everything committed is there, applied once', async (t) => {
-  const server = await startRedisServer(t);
-  const keys = redisKeys('restart:');
-  const a = await replica(t, server, keys);
-  const b = await replica(t, server, keys);
-  for (let n = 0; n < 5; n++) await a.ledger.append(chat(n));
-  await eventually('five changes on both', () => (a.seen.length === 5 && b.seen.length === 5 ? true : undefined));
+  const { server, keys, a, b } = await twoReplicas(t, 'restart:', 5);
 
   await server.stop();
   const started = Date.now();
@@ -213,19 +228,9 @@ t.test('Redis stopped and started again: appends fail fast, then everything comm
   t.match((error as Error).message, /^Redis is unavailable: cannot record the mood change/);
 
   await server.start();
-  await eventually('the client to be back', () =>
-    a.ledger.append(chat(6)).then(
-      () => true,
-      () => undefined,
-    ),
-  );
+  await appendOnceBack('the client to be back', a.ledger, chat(6));
   // b's own connection reconnects in its own time: until then its append fails and changes nothing.
-  await eventually('b to be back', () =>
-    b.ledger.append(drift(7)).then(
-      () => true,
-      () => undefined,
-    ),
-  );
+  await appendOnceBack('b to be back', b.ledger, drift(7));
   await eventually('both to see seven changes', () => (a.seen.length === 7 && b.seen.length === 7 ? true : undefined));
   t.same(a.seen, b.seen);
   t.notOk(
@@ -317,12 +322,7 @@ const LOSSES: [string, (server: RedisServer) => Promise<unknown>][] = [
 
 for (const [name, lose] of LOSSES) {
   t.test(`Redis ${name}: the replicas notice, write back the newest state they hold, and agree again`, async (t) => {
-    const server = await startRedisServer(t);
-    const keys = redisKeys('emptied:');
-    const a = await replica(t, server, keys);
-    const b = await replica(t, server, keys);
-    for (let n = 0; n < 3; n++) await a.ledger.append(chat(n));
-    await eventually('three changes on both', () => (a.seen.length === 3 && b.seen.length === 3 ? true : undefined));
+    const { server, keys, a, b } = await twoReplicas(t, 'emptied:', 3);
     const before = a.ledger.state;
     await lose(server);
     // Until a replica has written the mood back, an append is refused, not numbered from 1 again.
@@ -361,12 +361,7 @@ t.test('Redis restarted empty under replicas at different entries: the highest e
   await a.ledger.append(chat(2));
   await eventually('both at entry 2', () => (a.seen.length === 2 && b.seen.length === 2 ? true : undefined));
   await server.restartEmpty();
-  await eventually('appends taken again', () =>
-    b.ledger.append(drift(3)).then(
-      () => true,
-      () => undefined,
-    ),
-  );
+  await appendOnceBack('appends taken again', b.ledger, drift(3));
   await eventually('both apply it', () => (a.seen.length === 3 && b.seen.length === 3 ? true : undefined));
   t.same(b.ledger.state, a.ledger.state);
   t.equal((await server.cli('HGET', keys.moodSnapshot, 'seq').then(Number)) >= 2, true, 'the snapshot written back is at entry 2 or later');
