@@ -1,4 +1,5 @@
-import { Compile } from 'typebox/compile';
+import type { TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
 import type { MoodChange } from '../emotions/emotions.js';
 import { MoodChangeSchema } from '../emotions/schemas.js';
 
@@ -26,12 +27,15 @@ export function encodeMoodChange(change: MoodChange): string {
 }
 
 // The emotion model's own schema: every value in range (sentiment and emotions in 0..1, deltas in
-// −1..1), every time a date, every field there. Compiled once, when a replica first reads an entry.
-let validator: ReturnType<typeof Compile<typeof MoodChangeSchema>> | undefined;
+// −1..1), every time a date, every field there. One validator per kind of change, compiled when a
+// replica first reads an entry, so that a refusal names the field of that kind that is wrong.
+let validators: Map<unknown, Validator> | undefined;
 
 /** Why `value` is not a mood change this version can apply (the first field that is wrong), or undefined. */
 function problemWith(value: unknown): string | undefined {
-  validator ??= Compile(MoodChangeSchema);
+  validators ??= new Map(MoodChangeSchema.anyOf.map((kind) => [kind.properties.kind.const, Compile(kind as TSchema)]));
+  const validator = validators.get((value as { kind?: unknown } | null)?.kind);
+  if (validator === undefined) return `/kind must be one of ${[...validators.keys()].join(', ')}`;
   if (validator.Check(value)) return undefined;
   const [first] = validator.Errors(value);
   return first ? `${first.instancePath || '/'} ${first.message}` : 'not a mood change';
