@@ -4,7 +4,7 @@ export * from './bus/events.js';
 export { Bus, type BusOptions, type RequestInput } from './bus/bus.js';
 export { BusClosedError, BusTimeoutError } from './bus/errors.js';
 export { EventLog, type EventLogOptions } from './bus/event-log.js';
-export { EventLogLineError, readEventLog, type ReadEventLogOptions } from './bus/event-log-reader.js';
+export { EventLogLineError, readEventLog, type LoggedEvent, type ReadEventLogOptions } from './bus/event-log-reader.js';
 export * from './emotions/emotions.js';
 export * from './emotions/schemas.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';

@@ -13,6 +13,7 @@ import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { MemoryConversationStore } from '../sessions/memory-conversation-store.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
+import { requestFlush } from './persistence-actor.js';
 import { createSystemMachine, phaseOf } from './system-machine.js';
 
 export interface ChatSystemDeps {
@@ -51,9 +52,6 @@ export interface ChatSystem {
   /** Stops the drift, writes the state to disk, stops the actors, closes the ledger and the conversation store. Idempotent. */
   stop(): Promise<void>;
 }
-
-/** How long stop() waits for the final write. */
-const FLUSH_TIMEOUT_MS = 5000;
 
 /**
  * The chat service's actor system. It answers `status.requested` and `chat.requested` on the bus
@@ -118,9 +116,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       (stopping ??= (async () => {
         actor.send({ type: 'STOP_DRIFT' });
         if (!crashed && actor.getSnapshot().context.started && phase !== 'failed') {
-          await bus
-            .request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], FLUSH_TIMEOUT_MS)
-            .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
+          await requestFlush(bus).catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
         }
         actor.stop();
         await Promise.all([ledger.close(), conversations.close(), driftLease.close()]).catch((error: unknown) =>

@@ -16,7 +16,7 @@ import { dialogueActor, dialogueWatch } from './dialogue-actor.js';
 import { driftActor } from './drift-actor.js';
 import { emotionsActor } from './emotions-actor.js';
 import { frontDesk } from './front-desk.js';
-import { persistenceActor } from './persistence-actor.js';
+import { persistenceActor, requestFlush } from './persistence-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
 
 /**
@@ -94,9 +94,7 @@ function primaryModels(config: ChatConfig): string[] {
  */
 export function createSystemMachine(services: SystemServices) {
   /** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
-  const flushState = fromPromise<unknown>(() =>
-    services.bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 5000),
-  );
+  const flushState = fromPromise<unknown>(() => requestFlush(services.bus));
   /**
    * The state that checks one provider's key (the primary's, or the secondary's when it is another
    * provider). The provider is read when the state runs: `hub machine` builds the machine without services.

@@ -33,8 +33,6 @@ export interface JoinOptions {
   readonly config: Pick<ChatConfig, 'emotionsFile' | 'sessionIdleMs'>;
   readonly logger: Logger;
   readonly clock: Clock;
-  /** This replica can no longer follow the shared mood (see MoodStreamGapError): the process must end. */
-  readonly onFailure: (error: Error) => void;
 }
 
 /**
@@ -55,7 +53,7 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
     const seed = async (): Promise<EmotionState> =>
       (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
-    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock, onFailure: options.onFailure });
+    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock });
     const sharedState = ledger.state;
     logger.info(
       { redis: withoutCredentials(redis.url), prefix: redis.prefix },

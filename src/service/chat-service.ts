@@ -75,17 +75,11 @@ async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise
  * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations
  * and drift lease replace the in-process ones. Loaded only then, so one process alone needs no Redis client.
  */
-async function joinReplicasOf(
-  config: ChatConfig,
-  bus: Bus,
-  logger: Logger,
-  clock: Clock,
-  onFailure: () => void,
-): Promise<Replica | undefined> {
+async function joinReplicasOf(config: ChatConfig, bus: Bus, logger: Logger, clock: Clock): Promise<Replica | undefined> {
   if (config.redis === undefined) return undefined;
   const { joinReplicas } = await import('../redis/replica.js');
   try {
-    return await joinReplicas({ redis: config.redis, bus, config, logger, clock, onFailure });
+    return await joinReplicas({ redis: config.redis, bus, config, logger, clock });
   } catch (error) {
     throw new ServiceStartError(`REDIS_URL: ${(error as Error).message}`, { cause: error });
   }
@@ -106,8 +100,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
   try {
-    // A replica that can no longer follow the shared mood ends like a failed component: exit 1.
-    replica = await joinReplicasOf(config, bus, logger, clock, () => exit(1));
+    replica = await joinReplicasOf(config, bus, logger, clock);
   } catch (error) {
     await eventLog?.close();
     bus.close();

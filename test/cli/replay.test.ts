@@ -102,7 +102,6 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
     logger: capturedLogger().logger,
     seed: async () => seed,
     snapshotWindowMs: 1,
-    onFailure: (error) => t.fail(error.message),
   });
   t.teardown(() => ledger.close());
   const delivered = runMoodOwner(t, bus, ledger, ledger.state);
@@ -127,6 +126,28 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
 
   const empty = await runCommand(['replay', '--redis', server.url, '--prefix', 'nothing-here:'], { root });
   t.equal(empty.stdout, serializeState(REPLAY_START), 'no snapshot, no stream: the defaults, like an empty log');
+});
+
+t.test('hub replay --redis gets through an entry no replica applies, and says so on stderr', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('refused:');
+  await server.cli('SET', keys.moodSequence, '1');
+  await server.cli(
+    'XADD',
+    keys.moodStream,
+    '*',
+    'seq',
+    '1',
+    'change',
+    '{"kind":"chat","correlationId":"x","sentiment":{"sentiment":"positive","positive":1e308,"negative":0},"at":"2026-11-23T09:00:00.000Z"}',
+  );
+  const { stdout, stderr, error } = await runCommand(['replay', '--redis', server.url, '--prefix', 'refused:'], { root });
+  t.equal(error, undefined, 'exit 0');
+  t.equal(stdout, serializeState(REPLAY_START), 'the refused entry changed nothing');
+  t.match(
+    stderr,
+    /^warning: mood stream entry 1 \(.*\) refused: its change is not one this version can apply \(\/sentiment\/positive must be <= 1\)/,
+  );
 });
 
 t.test('hub replay needs exactly one of FILE and --redis', async (t) => {

@@ -1,36 +1,48 @@
 import t from 'tap';
-import { decodeMoodEntry, encodeMoodChange, MoodEntryError } from '../../src/redis/mood-entry.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import { decodeMoodEntry, encodeMoodChange, STREAM_START } from '../../src/redis/mood-entry.js';
 
 const at = '2026-11-23T09:00:00.000Z';
-const chat: MoodChange = { kind: 'chat', correlationId: 'c1', sentiment: { sentiment: 'positive', positive: 0.5, negative: 0 }, at };
-const drift: MoodChange = { kind: 'drift', deltas: { joy: 0.1, sadness: -0.1, anger: 0, fear: 0.02, curiosity: -0.3 }, at };
-const entry = (seq: string, change: string): [string, string[]] => ['1-0', ['seq', seq, 'change', change]];
+const chat = { kind: 'chat', correlationId: 'c', sentiment: { sentiment: 'positive', positive: 0.4, negative: 0 }, at } as const;
+const entry = (seq: string, change: string): [string, string[]] => ['1795459231000-0', ['seq', seq, 'change', change]];
 
-t.test('an entry written by encodeMoodChange decodes to the same change', (t) => {
-  for (const change of [chat, drift])
-    t.same(decodeMoodEntry(entry('1', encodeMoodChange(change))), { position: { id: '1-0', seq: 1 }, change });
+t.test('an entry the service wrote decodes to its change and position', (t) => {
+  t.same(decodeMoodEntry(entry('7', encodeMoodChange(chat)), STREAM_START), { position: { id: '1795459231000-0', seq: 7 }, change: chat });
   t.end();
 });
 
-t.test('an entry the emotion schemas refuse is a MoodEntryError naming it', (t) => {
-  const refused = {
-    'a score out of 0..1': { ...chat, sentiment: { ...chat.sentiment, positive: 2 } },
-    'an unknown label': { ...chat, sentiment: { ...chat.sentiment, sentiment: 'joyful' } },
-    'a missing delta': { ...drift, deltas: { joy: 0.1 } },
-    'an unknown kind': { ...drift, kind: 'spin' },
-    'no time': { kind: 'drift', deltas: drift.kind === 'drift' ? drift.deltas : {} },
-    'a delta out of -1..1': { ...drift, deltas: { joy: 2, sadness: 0, anger: 0, fear: 0, curiosity: 0 } },
-    'a snapshot, which is never an entry': { kind: 'snapshot', at, state: {} },
-  };
-  for (const [what, change] of Object.entries(refused)) {
-    t.throws(
-      () => decodeMoodEntry(entry('1', JSON.stringify(change))),
-      new MoodEntryError('mood stream entry 1-0 is not a mood change this version can apply'),
-      what,
-    );
+t.test('an entry out of range or of another shape is refused, naming the field, and keeps its number', (t) => {
+  const cases: [string, string, RegExp][] = [
+    [
+      'sentiment 1e308',
+      encodeMoodChange({ ...chat, sentiment: { ...chat.sentiment, positive: 1e308 } }),
+      /\/sentiment\/positive must be <= 1/,
+    ],
+    ['a time that is not a date', encodeMoodChange({ ...chat, at: 'not a date' }), /\/at must match format "date-time"/],
+    [
+      'a delta beyond 1',
+      JSON.stringify({ kind: 'drift', deltas: { joy: -2, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at }),
+      /\/deltas\/joy must be >= -1/,
+    ],
+    [
+      'a missing field',
+      JSON.stringify({ kind: 'chat', sentiment: chat.sentiment, at }),
+      /\/correlationId: required|must have required properties correlationId/,
+    ],
+    ['an unknown kind', JSON.stringify({ kind: 'mystery', at }), /\/kind must be one of chat, drift, snapshot/],
+    ['not JSON', '{', /its change is not JSON/],
+  ];
+  for (const [name, change, reason] of cases) {
+    const decoded = decodeMoodEntry(entry('3', change), STREAM_START);
+    t.match(decoded, { position: { seq: 3 }, refused: reason }, name);
+    t.notOk('change' in decoded, `${name}: nothing to apply`);
   }
-  t.throws(() => decodeMoodEntry(entry('0', encodeMoodChange(chat))), MoodEntryError, 'numbering starts at 1');
-  t.throws(() => decodeMoodEntry(entry('1', '{not json')), MoodEntryError, 'not JSON');
+  t.end();
+});
+
+t.test('an entry without a readable number is refused and takes the next one', (t) => {
+  t.match(decodeMoodEntry(entry('x', encodeMoodChange(chat)), { id: '1-0', seq: 4 }), {
+    position: { id: '1795459231000-0', seq: 5 },
+    refused: /its number "x" is not an entry number/,
+  });
   t.end();
 });

@@ -1,10 +1,13 @@
 import t from 'tap';
+import { sessionKey } from '../../src/http/session.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisConversationStore } from '../../src/redis/redis-conversation-store.js';
 import { eventually } from '../support/eventually.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 
-const SESSION = 'Qm9vbS1zZXNzaW9uLWlkLTAwMQ';
+const COOKIE_ID = 'Qm9vbS1zZXNzaW9uLWlkLTAwMQ';
+// What the store is given: the session key the HTTP layer derived from the cookie's id.
+const SESSION = sessionKey(COOKIE_ID);
 
 t.test('a conversation is shared by every replica, bounded to the last 10 exchanges', async (t) => {
   const server = await startRedisServer(t);
@@ -23,7 +26,8 @@ t.test('a conversation is shared by every replica, bounded to the last 10 exchan
   t.same(await onA.history(SESSION), history, 'the same on the other replica');
   t.same(await onA.history('another-session'), [], 'sessions are apart');
   const stored = await server.cli('KEYS', 'conv:*');
-  t.notMatch(stored, SESSION, 'the session id, a credential, is not a key name');
+  t.notMatch(stored, COOKIE_ID, 'the session id, a credential, is not a key name');
+  t.equal(stored, `conv:conversation:${SESSION}`, 'the session key names it, not hashed again');
   await onA.close();
 });
 

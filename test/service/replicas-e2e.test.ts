@@ -5,7 +5,7 @@ import { roundEmotions } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import type { MoodChange } from '../../src/mood/mood-ledger.js';
 import { redisKeys } from '../../src/redis/keys.js';
-import { decodeMoodEntry } from '../../src/redis/mood-entry.js';
+import { decodeMoodEntry, STREAM_START, type StreamPosition } from '../../src/redis/mood-entry.js';
 import { runBuiltCli } from '../support/built-cli.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
@@ -93,11 +93,15 @@ async function replay(redis: RedisServer): Promise<{ emotions: EmotionState['emo
   return JSON.parse(stdout);
 }
 
-/** Every stream entry, decoded. */
-async function streamEntries(t: Test, redis: RedisServer): Promise<ReturnType<typeof decodeMoodEntry>[]> {
+/** Every stream entry's change (the service writes none that a replica refuses). */
+async function streamEntries(t: Test, redis: RedisServer): Promise<{ position: StreamPosition; change: MoodChange }[]> {
   const client = await redisClient(t, redis.url);
   const raw = (await client.xrange(redisKeys().moodStream, '-', '+')) as [string, string[]][];
-  return raw.map(decodeMoodEntry);
+  return raw.map((entry) => {
+    const decoded = decodeMoodEntry(entry, STREAM_START);
+    if ('refused' in decoded) throw new Error(`the service wrote an entry it refuses: ${decoded.refused}`);
+    return decoded;
+  });
 }
 
 t.test('three replicas share one mood, one ordered stream and the visitors’ conversations, and survive Redis going away', async (t) => {
@@ -212,6 +216,48 @@ t.test('three replicas share one mood, one ordered stream and the visitors’ co
     t.equal(replica.run.signal(), null, 'still running: no crash');
     t.notMatch(replica.run.stderr(), /Unhandled|unhandled/, 'no unhandled rejection');
   }
+});
+
+t.test('Redis restarted empty: no replica exits, each says what happened, the last state comes back and they agree', async (t) => {
+  const redis = await startRedisServer(t);
+  const provider = await echoProvider(t);
+  const replicas = await startReplicas(t, redis, provider, NO_DRIFT);
+  let exits = 0;
+  for (const replica of replicas) void replica.run.exited.then(() => (exits += 1));
+  for (const replica of replicas) t.equal((await chat(replica.address)).status, 200);
+  const before = (
+    await eventually('the three chats in the shared state', async () => {
+      const state = await replay(redis);
+      return JSON.stringify(roundEmotions(state.emotions)) === JSON.stringify((await avatar(replicas[2]!)).body.emotions)
+        ? state
+        : undefined;
+    })
+  ).emotions;
+
+  await redis.restartEmpty();
+  // Served all along: reads from the state each holds, chats 200 again once the mood is written back.
+  await eventually(
+    'a chat answered again',
+    async () => ((await chat(replicas[1]!.address, 'how are you?')).status === 200 ? true : undefined),
+    { timeoutMs: 20_000 },
+  );
+  const { sentiment } = analyzeSentiment('how are you?');
+  const expected = roundEmotions(
+    foldMoodChange({ ...defaultState(''), emotions: before }, { kind: 'chat', correlationId: '', sentiment, at: '' }).emotions,
+  );
+  for (const [n, replica] of replicas.entries()) {
+    await eventually(`replica ${n} to agree`, async () => {
+      const { status, body } = await avatar(replica);
+      return status === 200 && JSON.stringify(body.emotions) === JSON.stringify(expected) ? true : undefined;
+    });
+  }
+  t.equal(exits, 0, 'no replica exited');
+  const said = replicas.flatMap((replica) => replica.run.lines).filter((line) => /^Redis lost the shared mood/.test(String(line.msg)));
+  t.ok(said.length >= 1, 'the loss is logged as what it is');
+  t.notMatch(
+    replicas.flatMap((replica) => replica.run.lines.map((line) => line.msg)),
+    /trimmed/,
+  );
 });
 
 t.test('SIGKILL the drifting replica: another drifts within the lease time', async (t) => {

@@ -22,6 +22,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts the server again on the same port and directory, with the data `stop()` saved. */
   start(): Promise<void>;
+  /** Kills the server and starts it again with nothing: a Redis without persistence that restarted. */
+  restartEmpty(): Promise<void>;
   /** Freezes the process (SIGSTOP): connections stay open and nothing answers. */
   freeze(): void;
   /** Resumes a frozen server (SIGCONT). */
@@ -102,6 +104,17 @@ async function spawnRedisServer(): Promise<RedisServer & { kill(): void }> {
     },
     async start() {
       if (child === undefined) child = await launch(port, dir);
+    },
+    async restartEmpty() {
+      const killed = child;
+      child = undefined;
+      if (killed) {
+        const exited = new Promise((resolve) => killed.once('exit', resolve));
+        killed.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(join(dir, 'dump.rdb'), { force: true });
+      child = await launch(port, dir);
     },
     freeze: () => child?.kill('SIGSTOP'),
     thaw: () => child?.kill('SIGCONT'),

@@ -46,11 +46,10 @@ export default class Replay extends Command {
   }
 
   async #replay(file: string | undefined, redis: string | undefined, prefix: string): Promise<EmotionState> {
-    if (redis === undefined) {
-      return replayEventLog(file!, { onWarning: (message) => process.stderr.write(`warning: ${message}\n`) });
-    }
+    const onWarning = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    if (redis === undefined) return replayEventLog(file!, { onWarning });
     // Loaded only here: replaying a file needs no Redis client.
     const { replayRedis } = await import('../../redis/replay-redis.js');
-    return (await replayRedis(redis, prefix)).state;
+    return (await replayRedis(redis, prefix, onWarning)).state;
   }
 }
