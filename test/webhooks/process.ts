@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { ROOT } from '../support/built-cli.js';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 
 export { ROOT };
 
@@ -17,7 +16,7 @@ export interface RunningScript {
 
 /** Runs a script with node from the repository root; the caller kills it. */
 export function runScript(script: string, env: NodeJS.ProcessEnv): RunningScript {
-  if (!existsSync(`${ROOT}dist/index.js`)) throw new Error('dist/index.js is missing: run `npm run build` first');
+  requireBuilt();
   const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
