@@ -24,7 +24,7 @@ t.test('the packed tarball installs with production dependencies, serves /health
   t.ok(existsSync(join(installed, 'emotion-hub', 'dist', 'webhooks', 'samples', 'repo.content.json')), 'the sample payloads are shipped');
   t.match(
     readFileSync(join(installed, 'emotion-hub', 'LICENSE'), 'utf8'),
-    /^MIT License\n[^]*Permission is hereby granted/,
+    /^MIT License\n[\s\S]*Permission is hereby granted/,
     'the MIT license is shipped',
   );
   for (const dev of ['tap', 'nock', 'typescript', 'oclif', '@oclif/test', 'playwright-core'])
