@@ -408,6 +408,40 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
   t.same(exits, [], 'a ledger refusal is not a model failure');
 });
 
+t.test('a conversation gains an exchange only when the chat commits', async (t) => {
+  // The model replied to the first message but the ledger refused its change: the visitor was told
+  // nothing changed, so the next prompt must not carry that exchange as if it had happened.
+  const prompts: { role: string; content: string }[][] = [];
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .times(2)
+    .reply(200, (_uri, body) => {
+      prompts.push((body as { messages: { role: string; content: string }[] }).messages);
+      return completion(`Reply ${prompts.length}.`);
+    });
+  modelsOk();
+  const local = new (await import('../../src/mood/local-mood-ledger.js')).LocalMoodLedger();
+  let refusals = 1;
+  const refusingOnce = Object.assign(Object.create(local) as typeof local, {
+    append: async (change: import('../../src/mood/mood-ledger.js').MoodChange) => {
+      if (refusals-- > 0) throw new Error('the stream is gone');
+      return local.append(change);
+    },
+  });
+  const { system, bus } = harness(t, KEY, undefined, { ledger: refusingOnce });
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'the refused message'), { type: 'chat.rejected', reason: 'unavailable' });
+  t.match(await chat(bus, 'the second message'), { type: 'chat.replied', response: 'Reply 2.' });
+  t.equal(prompts.length, 2, 'both messages reached the model');
+  t.same(
+    prompts[1]!.filter((turn) => turn.role !== 'system'),
+    [{ role: 'user', content: 'the second message' }],
+    'the refused exchange is not in the next prompt',
+  );
+  t.notMatch(JSON.stringify(prompts[1]), /the refused message|Reply 1\./);
+});
+
 t.test('a chat whose conversation cannot be read is rejected as unavailable, before any model call, and changes nothing', async (t) => {
   modelsOk(); // no completion mock: a model call would fail the chat as a model failure and exit
   const away: ConversationStore = {
