@@ -180,6 +180,15 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
   t.match(ofType(events, 'sentiment.analyzed'), [{ sentiment: { sentiment: 'positive' } }, { sentiment: { sentiment: 'neutral' } }]);
 });
 
+t.test("the seed's decay, wired: a neutral message leaves 0.97 of every emotion, unrounded inside", async (t) => {
+  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Brown it is.'));
+  const { bus } = await ready(t);
+  const reply = await chat(bus, 'the table is brown');
+  // 0.5·0.97, 0.2·0.97, 0.1·0.97 twice, and curiosity 0.485 + 0.2·(1 − 0.485): literals, not the model's functions.
+  t.same((reply as { emotions: object }).emotions, { joy: 0.485, sadness: 0.194, anger: 0.097, fear: 0.097, curiosity: 0.588 });
+  t.match(await status(bus), { emotions: { joy: 0.485, sadness: 0.194, anger: 0.097, fear: 0.097, curiosity: 0.588 } });
+});
+
 t.test('the secondary model failing: rejection, nothing changed, state flushed, cause logged, then exit 1', async (t) => {
   nock('http://llm.test')
     .post('/v1/chat/completions')
