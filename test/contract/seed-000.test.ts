@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { completion, harness as chatSystemHarness, modelList, readyApp } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
+import { eventually } from '../support/eventually.js';
 import { harness } from '../support/http-harness.js';
 
 // Seed 000, read line by line against the real app over the real actor system.
@@ -138,6 +139,36 @@ t.test('startup order: the four critical components in parallel, then the rest, 
   // Stage 2 runs only now: the drift ticks after ready, every 10 s by default.
   advance(10_000);
   t.equal(events.filter((event) => event.type === 'emotions.drifted').length, 1, 'one drift tick at 10 s');
+});
+
+t.test('the page polls /api/avatar once a second, measured in real time in Chromium', async (t) => {
+  // The interval the page really keeps, read from the page's own resource timings (its clock, not
+  // this process's, which a busy machine delays). The median of several intervals, with room either
+  // way for a loaded machine: a 2 s poll (or a 0.5 s one) falls outside.
+  const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
+  const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${address}/`);
+  const starts = await eventually(
+    'seven polls of /api/avatar',
+    async () => {
+      const times = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname === '/api/avatar')
+          .map((entry) => entry.startTime),
+      );
+      return times.length >= 7 ? times : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  const intervals = starts.slice(1).map((start, i) => start - starts[i]!);
+  const median = [...intervals].sort((a, b) => a - b)[Math.floor(intervals.length / 2)]!;
+  t.ok(
+    median >= 800 && median <= 1500,
+    `the median interval is about 1 s (${Math.round(median)} ms of ${intervals.map(Math.round).join(', ')})`,
+  );
 });
 
 t.test('the page polls /api/avatar every 1 second by default, and redraws the bars from each reply', async (t) => {
