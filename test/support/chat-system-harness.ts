@@ -67,7 +67,7 @@ export function harness(
   const file = join(dir, 'emotions.json');
   const system = createChatSystem({
     bus,
-    config: loadChatConfig({ EMOTIONS_FILE: file, LLM_BASE_URL: BASE_URL, LLM_TIMEOUT_MS: '500', ...env }),
+    config: loadChatConfig({ EMOTIONS_FILE: file, LLM_BASE_URL: BASE_URL, LLM_TIMEOUT_MS: '5000', ...env }),
     clock,
     random: seededRandom(42),
     logger,

@@ -43,7 +43,7 @@ export function runScript(script: string, env: NodeJS.ProcessEnv): RunningScript
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor: (pattern, guardMs = 15_000) =>
+    waitFor: (pattern, guardMs = 60_000) =>
       new Promise((resolve, reject) => {
         // The guard only bounds a broken run; a working one resolves as soon as the line is printed.
         const guard = setTimeout(() => finish(new Error(`timed out waiting for ${pattern}; stdout:\n${out}\nstderr:\n${err}`)), guardMs);
