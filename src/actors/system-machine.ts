@@ -34,7 +34,7 @@ export interface SystemServices {
   readonly exit: (code: number) => void;
   /** RxJS scheduler for the drift and for write coalescing; tests pass a virtual-time one. */
   readonly scheduler?: SchedulerLike;
-  /** The dialogue client's retries before a failure counts (default 2). */
+  /** The dialogue's retries before a failure counts (default 2), each only while time is left. */
   readonly dialogueRetries?: number;
   /** The providers' HTTP client; defaults to the global fetch. */
   readonly fetch?: typeof fetch;

@@ -508,6 +508,49 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
   t.same((sad as { emotions: object }).emotions, changes[2]?.emotions);
 });
 
+t.test('LLM_TIMEOUT_MS bounds the whole chat, retries included: a provider that never answers is tried once', async (t) => {
+  let tries = 0;
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .times(3)
+    .reply(() => {
+      tries += 1;
+      return new Promise<never>(() => undefined);
+    });
+  modelsOk();
+  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1500' }, undefined, { dialogueRetries: 2 });
+  system.start();
+  await system.settled();
+  const started = performance.now();
+  t.match(await chat(bus, 'hello?'), { type: 'chat.rejected', reason: 'provider_timeout' });
+  const waited = performance.now() - started;
+  // Three tries of 1.5 s each (and their waits) were the old bound; one deadline is 1.5 s. The
+  // margin is for a loaded machine, and stays below a second try.
+  t.ok(waited >= 1400 && waited < 2900, `answered after ${Math.round(waited)} ms`);
+  t.equal(tries, 1, 'no retry once the time is spent');
+});
+
+t.test('LLM_TIMEOUT_MS bounds the whole chat: retries of a failing provider stop when the time is out', async (t) => {
+  let tries = 0;
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .times(3)
+    .reply(() => {
+      tries += 1;
+      return [503, { error: { message: 'overloaded' } }];
+    });
+  modelsOk();
+  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1200', ON_MODEL_FAILURE: 'stay' }, undefined, { dialogueRetries: 2 });
+  system.start();
+  await system.settled();
+  const started = performance.now();
+  t.match(await chat(bus, 'hello?'), { type: 'chat.rejected', reason: 'provider_failed' });
+  const waited = performance.now() - started;
+  // A retry after 0.5 s (less jitter) fits; the next one, 1 s later, would not.
+  t.ok(waited < 2000, `answered about when the deadline forbade another retry (${Math.round(waited)} ms)`);
+  t.ok(tries >= 1 && tries <= 2, `${tries} tries, not 3`);
+});
+
 t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the system stays ready', async (t) => {
   nock('http://llm.test')
     .post('/v1/chat/completions')
