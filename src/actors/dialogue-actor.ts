@@ -92,7 +92,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
       exchanges.delete(correlationId);
-      const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
+      const reason =
+        error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error, provider.apiKey)}`;
       if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut: isProviderTimeout(error) });
     } finally {
       signals.release(call);

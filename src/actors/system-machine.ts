@@ -186,6 +186,14 @@ export function createSystemMachine(services: SystemServices) {
         const failure = failureOf(context);
         services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
       },
+      // A warning, so that it shows whatever DEBUG says: with ON_MODEL_FAILURE=stay nothing else
+      // tells the operator what the provider answered.
+      warnModelFailure: (_, params: { reason: string }) => {
+        services.logger.warn(
+          { component: 'dialogue', reason: params.reason },
+          `a chat failed: ${params.reason}; it changed nothing and the service stays ready (ON_MODEL_FAILURE=stay)`,
+        );
+      },
       explainKeyMissing: () => {
         services.logger.warn(
           'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
@@ -404,14 +412,17 @@ export function createSystemMachine(services: SystemServices) {
         description: 'Serving chat; a dialogue that cannot reply ends the process unless ON_MODEL_FAILURE=stay.',
         entry: { type: 'announcePhase', params: { phase: 'ready' } },
         on: {
-          PROVIDER_FAILED: {
-            guard: 'exitsOnModelFailure',
-            target: 'failed',
-            actions: {
-              type: 'recordFailure',
-              params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+          PROVIDER_FAILED: [
+            {
+              guard: 'exitsOnModelFailure',
+              target: 'failed',
+              actions: {
+                type: 'recordFailure',
+                params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+              },
             },
-          },
+            { actions: { type: 'warnModelFailure', params: ({ event }) => ({ reason: event.reason }) } },
+          ],
         },
       },
       keyMissing: {

@@ -54,7 +54,7 @@ export async function validateProviderKey(
     if (error instanceof OpenAI.RateLimitError) {
       return { detail: 'key accepted (HTTP 429: rate limited)', modelsUnchecked: 'it answered HTTP 429 (rate limited)' };
     }
-    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error)}`);
+    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error, provider.apiKey)}`);
   }
   // A success that is not a model list still accepted the key; only the models cannot be read from it.
   if (!Array.isArray(listed))

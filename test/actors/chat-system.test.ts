@@ -518,7 +518,7 @@ t.test('LLM_TIMEOUT_MS bounds the whole chat, retries included: a provider that 
       return new Promise<never>(() => undefined);
     });
   modelsOk();
-  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1500' }, undefined, { dialogueRetries: 2 });
+  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1500', ON_MODEL_FAILURE: 'stay' }, undefined, { dialogueRetries: 2 });
   system.start();
   await system.settled();
   const started = performance.now();
@@ -540,15 +540,36 @@ t.test('LLM_TIMEOUT_MS bounds the whole chat: retries of a failing provider stop
       return [503, { error: { message: 'overloaded' } }];
     });
   modelsOk();
-  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1200', ON_MODEL_FAILURE: 'stay' }, undefined, { dialogueRetries: 2 });
+  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1000', ON_MODEL_FAILURE: 'stay' }, undefined, { dialogueRetries: 2 });
   system.start();
   await system.settled();
   const started = performance.now();
   t.match(await chat(bus, 'hello?'), { type: 'chat.rejected', reason: 'provider_failed' });
   const waited = performance.now() - started;
-  // A retry after 0.5 s (less jitter) fits; the next one, 1 s later, would not.
+  // A retry after at most 0.5 s fits; the next wait (at least 0.75 s) would pass the 1 s deadline.
   t.ok(waited < 2000, `answered about when the deadline forbade another retry (${Math.round(waited)} ms)`);
   t.ok(tries >= 1 && tries <= 2, `${tries} tries, not 3`);
+});
+
+t.test('ON_MODEL_FAILURE=stay: each failed chat logs one warning with the provider status and message, whatever DEBUG says', async (t) => {
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .reply(503, { error: { message: 'the model is overloaded' } })
+    .post('/v1/chat/completions')
+    // Some providers echo the key they refused: it must not reach the log.
+    .reply(401, { error: { message: `Incorrect API key provided: ${KEY.LLM_API_KEY}` } });
+  modelsOk();
+  const { system, bus, logs } = harness(t, { ...KEY, ON_MODEL_FAILURE: 'stay' }, undefined, { debug: false });
+  system.start();
+  await system.settled();
+  t.match(await chat(bus, 'first'), { type: 'chat.rejected', reason: 'provider_failed' });
+  t.match(await chat(bus, 'second'), { type: 'chat.rejected', reason: 'provider_failed' });
+  const warnings = logs.filter((line) => line.level === 40 && line.component === 'dialogue');
+  t.equal(warnings.length, 2, 'one warning per failed chat, with DEBUG off');
+  t.match(warnings[0]?.msg, /HTTP 503\)?: .*the model is overloaded/);
+  t.match(warnings[1]?.msg, /HTTP 401\)?: .*Incorrect API key provided: \[redacted\]/);
+  t.notMatch(JSON.stringify(logs), KEY.LLM_API_KEY, 'the key is in no log line');
+  t.equal(system.phase, 'ready');
 });
 
 t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the system stays ready', async (t) => {
