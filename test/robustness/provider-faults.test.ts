@@ -103,7 +103,7 @@ for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
     fatalLine(t, logs, cause);
     const saved = parseEmotionsFile(file, readFileSync(file, 'utf8'));
     t.same(saved.emotions, DEFAULT_EMOTIONS, 'the file holds the state as it was: the failed message changed nothing');
-    t.same(ofType(events, 'emotions.changed'), []);
+    t.same(ofType(events, 'mood.changed'), []);
     t.match(await chat(bus, 'hello again?'), { type: 'chat.rejected', reason: 'system_failed' }, 'no chat after the failure');
   });
 }
