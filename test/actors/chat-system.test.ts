@@ -508,22 +508,29 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
   t.same((sad as { emotions: object }).emotions, changes[2]?.emotions);
 });
 
-t.test('LLM_TIMEOUT_MS bounds the whole chat, retries included: a provider that never answers is tried once', async (t) => {
+/** One chat against a provider that answers every try with `answer`, two retries allowed: the outcome, how long it took, how many tries. */
+async function chatWithin(t: Parameters<typeof harness>[0], timeoutMs: number, answer: () => nock.ReplyFnResult | Promise<never>) {
   let tries = 0;
   nock('http://llm.test')
     .post('/v1/chat/completions')
     .times(3)
     .reply(() => {
       tries += 1;
-      return new Promise<never>(() => undefined);
+      return answer();
     });
   modelsOk();
-  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1500', ON_MODEL_FAILURE: 'stay' }, undefined, { dialogueRetries: 2 });
+  const env = { ...KEY, LLM_TIMEOUT_MS: String(timeoutMs), ON_MODEL_FAILURE: 'stay' };
+  const { system, bus } = harness(t, env, undefined, { dialogueRetries: 2 });
   system.start();
   await system.settled();
   const started = performance.now();
-  t.match(await chat(bus, 'hello?'), { type: 'chat.rejected', reason: 'provider_timeout' });
-  const waited = performance.now() - started;
+  const reply = await chat(bus, 'hello?');
+  return { reply, waited: performance.now() - started, tries };
+}
+
+t.test('LLM_TIMEOUT_MS bounds the whole chat, retries included: a provider that never answers is tried once', async (t) => {
+  const { reply, waited, tries } = await chatWithin(t, 1500, () => new Promise<never>(() => undefined));
+  t.match(reply, { type: 'chat.rejected', reason: 'provider_timeout' });
   // Three tries of 1.5 s each (and their waits) were the old bound; one deadline is 1.5 s. The
   // margin is for a loaded machine, and stays below a second try.
   t.ok(waited >= 1400 && waited < 2900, `answered after ${Math.round(waited)} ms`);
@@ -531,21 +538,8 @@ t.test('LLM_TIMEOUT_MS bounds the whole chat, retries included: a provider that 
 });
 
 t.test('LLM_TIMEOUT_MS bounds the whole chat: retries of a failing provider stop when the time is out', async (t) => {
-  let tries = 0;
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
-    .times(3)
-    .reply(() => {
-      tries += 1;
-      return [503, { error: { message: 'overloaded' } }];
-    });
-  modelsOk();
-  const { system, bus } = harness(t, { ...KEY, LLM_TIMEOUT_MS: '1000', ON_MODEL_FAILURE: 'stay' }, undefined, { dialogueRetries: 2 });
-  system.start();
-  await system.settled();
-  const started = performance.now();
-  t.match(await chat(bus, 'hello?'), { type: 'chat.rejected', reason: 'provider_failed' });
-  const waited = performance.now() - started;
+  const { reply, waited, tries } = await chatWithin(t, 1000, () => [503, { error: { message: 'overloaded' } }]);
+  t.match(reply, { type: 'chat.rejected', reason: 'provider_failed' });
   // A retry after at most 0.5 s fits; the next wait (at least 0.75 s) would pass the 1 s deadline.
   t.ok(waited < 2000, `answered about when the deadline forbade another retry (${Math.round(waited)} ms)`);
   t.ok(tries >= 1 && tries <= 2, `${tries} tries, not 3`);
