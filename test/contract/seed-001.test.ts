@@ -21,14 +21,14 @@ import { runWebhooksCommand } from '../support/run-webhooks-command.js';
 /** The experimental-feature warning is not what these tests read. */
 const QUIET = { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' };
 
-// Seed 001, read line by line: the library operations and their state table, and `--watch type:name`.
+// docs/specification.md#webhooks, read line by line: the library operations and their state table, and `--watch type:name`.
 async function fakeHub(t: Test) {
   const hub = await startFakeHub({ token: TOKEN });
   t.teardown(() => hub.close());
   return { hub, options: { token: TOKEN, endpoint: hub.url, env: {} } };
 }
 
-t.test('the package entry holds every seed operation and the receiving server', (t) => {
+t.test('the package entry holds every specified operation and the receiving server', (t) => {
   for (const fn of [
     createWebhook,
     listWebhooks,
