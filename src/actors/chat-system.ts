@@ -26,7 +26,7 @@ export interface ChatSystemDeps {
   exit?: (code: number) => void;
   /** Drives the drift and the write coalescing; tests pass a virtual-time scheduler. Default: real time. */
   scheduler?: SchedulerLike;
-  /** The dialogue client's retries before a reply counts as failed. Default 2. */
+  /** The dialogue's retries before a reply counts as failed, each only while time is left. Default 2. */
   dialogueRetries?: number;
   /** The providers' HTTP client; defaults to the global fetch. Tests pass an in-process stand-in. */
   fetch?: typeof fetch;

@@ -4,6 +4,7 @@ import type { Bus } from '../bus/bus.js';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
+import { withinDeadline } from '../providers/deadline.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
 import type { ConversationStore, ConversationTurn } from '../sessions/conversation-store.js';
@@ -12,8 +13,9 @@ import { publishLate } from './publish.js';
 export interface DialogueInput {
   readonly bus: Bus;
   readonly provider: ProviderConfig;
+  /** The whole chat's time with the model, retries included. */
   readonly timeoutMs: number;
-  /** The client's retries before a failure counts. */
+  /** Retries before a failure counts, each made only while time is left. */
   readonly maxRetries: number;
   /** Each visitor's conversation; the actor does not know which store it is. */
   readonly conversations: ConversationStore;
@@ -47,16 +49,14 @@ interface Exchange {
 /**
  * The dialogue engine: once an accepted message is scored (with the emotions it would make), asks the conversational
  * provider for a reply, with those emotions in the system prompt and that visitor's conversation
- * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the client's
- * retries. The exchange joins the visitor's conversation only when the chat is committed.
+ * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the retries that
+ * fit in the chat's one deadline. The exchange joins the visitor's conversation only when the chat is committed.
  */
 export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
   const { bus, provider, conversations } = input;
-  const client = createProviderClient(provider, {
-    timeoutMs: input.timeoutMs,
-    maxRetries: input.maxRetries,
-    fetch: input.fetch,
-  });
+  // Retries are made here, within one deadline for the whole chat: the client's own would give
+  // each try the whole timeout.
+  const client = createProviderClient(provider, { timeoutMs: input.timeoutMs, maxRetries: 0, fetch: input.fetch });
   // Calls in flight, aborted on stop; a controller per call, since the openai client never removes the listener it adds to a signal.
   const inFlight = new Set<AbortController>();
   const exchanges = new Map<string, Exchange>();
@@ -73,12 +73,14 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     const call = new AbortController();
     inFlight.add(call);
     try {
-      const completion = await client.chat.completions.create(
-        {
-          model: provider.model,
-          messages: [{ role: 'system', content: systemPrompt(emotions) }, ...history, { role: 'user', content: exchange.message }],
-        },
-        { signal: call.signal },
+      const messages = [
+        { role: 'system', content: systemPrompt(emotions) } as const,
+        ...history,
+        { role: 'user', content: exchange.message } as const,
+      ];
+      const completion = await withinDeadline(
+        (timeout) => client.chat.completions.create({ model: provider.model, messages }, { signal: call.signal, timeout }),
+        { timeoutMs: input.timeoutMs, maxRetries: input.maxRetries, signal: call.signal },
       );
       // A provider that answers 200 with something else than a completion must be named as such, not as a TypeError.
       if (!Array.isArray((completion as { choices?: unknown }).choices)) {
@@ -90,7 +92,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
       exchanges.delete(correlationId);
-      const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
+      const reason =
+        error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error, provider.apiKey)}`;
       if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut: isProviderTimeout(error) });
     } finally {
       inFlight.delete(call);

@@ -32,7 +32,7 @@ export interface SystemServices {
   readonly exit: (code: number) => void;
   /** RxJS scheduler for the drift and for write coalescing; tests pass a virtual-time one. */
   readonly scheduler?: SchedulerLike;
-  /** The dialogue client's retries before a failure counts (default 2). */
+  /** The dialogue's retries before a failure counts (default 2), each only while time is left. */
   readonly dialogueRetries?: number;
   /** The providers' HTTP client; defaults to the global fetch. */
   readonly fetch?: typeof fetch;
@@ -179,6 +179,14 @@ export function createSystemMachine(services: SystemServices) {
       logFailure: ({ context }) => {
         const failure = failureOf(context);
         services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
+      },
+      // A warning, so that it shows whatever DEBUG says: with ON_MODEL_FAILURE=stay nothing else
+      // tells the operator what the provider answered.
+      warnModelFailure: (_, params: { reason: string }) => {
+        services.logger.warn(
+          { component: 'dialogue', reason: params.reason },
+          `a chat failed: ${params.reason}; it changed nothing and the service stays ready (ON_MODEL_FAILURE=stay)`,
+        );
       },
       explainKeyMissing: () => {
         services.logger.warn(
@@ -392,14 +400,17 @@ export function createSystemMachine(services: SystemServices) {
         description: 'Serving chat; a dialogue that cannot reply ends the process unless ON_MODEL_FAILURE=stay.',
         entry: { type: 'announcePhase', params: { phase: 'ready' } },
         on: {
-          PROVIDER_FAILED: {
-            guard: 'exitsOnModelFailure',
-            target: 'failed',
-            actions: {
-              type: 'recordFailure',
-              params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+          PROVIDER_FAILED: [
+            {
+              guard: 'exitsOnModelFailure',
+              target: 'failed',
+              actions: {
+                type: 'recordFailure',
+                params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+              },
             },
-          },
+            { actions: { type: 'warnModelFailure', params: ({ event }) => ({ reason: event.reason }) } },
+          ],
         },
       },
       keyMissing: {

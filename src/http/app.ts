@@ -75,7 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const system = new SystemClient(bus, {
     statusMs: options.timeouts?.statusMs ?? 2000,
-    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs * 3 + 10_000,
+    // LLM_TIMEOUT_MS bounds the dialogue's tries together; the margin covers the ledger and the bus.
+    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs + 10_000,
   });
   const pages =
     options.pages ??

@@ -54,17 +54,23 @@ export async function validateProviderKey(
     if (error instanceof OpenAI.RateLimitError) {
       return { detail: 'key accepted (HTTP 429: rate limited)', modelsUnchecked: 'it answered HTTP 429 (rate limited)' };
     }
-    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error)}`);
+    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error, provider.apiKey)}`);
   }
   // A success that is not a model list still accepted the key; only the models cannot be read from it.
   if (!Array.isArray(listed))
     return { detail: 'key accepted (the answer was not a model list)', modelsUnchecked: 'its answer was not a model list' };
   const offered = listed.map((model: { id?: unknown }) => String(model?.id));
-  const missing = models.find((model) => !offered.includes(model));
+  const known = new Set(offered.map(sameModel));
+  const missing = models.find((model) => !known.has(sameModel(model)));
   if (missing !== undefined) {
     throw new KeyValidationError(`model "${missing}" is not offered by ${providerAddress(provider)}: ${describeOffer(offered)}`);
   }
   return { detail: `key accepted, model ${models.join(', ')} offered` };
+}
+
+/** The name a model is known by: `name` and `name:latest` are one model (Ollama lists the tag, users leave it off). */
+export function sameModel(name: string): string {
+  return name.endsWith(':latest') ? name.slice(0, -':latest'.length) : name;
 }
 
 /** Whether two providers are the same account on the same server, so one validation serves both. */

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, ensureBuilt, runBuiltCli } from '../support/built-cli.js';
+import { ROOT, requireBuilt, runBuiltCli } from '../support/built-cli.js';
 
 // docs/specification.md#contract: the names other tools and tests rely on, read from the shipped files.
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -42,7 +42,7 @@ const SPEC_COMMANDS: Record<string, { args: string[]; flags: string[]; optionalA
 };
 
 t.test('the manifest holds every contract command with the specified arguments and flags', (t) => {
-  ensureBuilt();
+  requireBuilt();
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
     commands: Record<string, { args: Record<string, { required?: boolean }>; flags: Record<string, { multiple?: boolean }> }>;
   };
@@ -61,7 +61,7 @@ t.test('the manifest holds every contract command with the specified arguments a
 });
 
 t.test('each command has a --help option, and takes -h for it', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   const help = (id: string, flag: string) => runBuiltCli([...id.split(':'), flag], {});
   const runs = await Promise.all(
     Object.keys(SPEC_COMMANDS).map(async (id) => ({ id, long: await help(id, '--help'), short: await help(id, '-h') })),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { ROOT, ensureBuilt } from '../support/built-cli.js';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 
 // What the Dockerfile does, without Docker: pack the package as npm would publish it (dist/ as
 // built, no second build), install it with production dependencies only into an empty folder
@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 t.test('the packed tarball installs with production dependencies, serves /health and imports', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   const app = t.testdir({ data: {} });
   const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', app], { cwd: ROOT });
   renameSync(join(app, stdout.trim().split('\n').at(-1)!), join(app, 'emotion-hub.tgz'));
@@ -22,6 +22,11 @@ t.test('the packed tarball installs with production dependencies, serves /health
 
   const installed = join(app, 'node_modules');
   t.ok(existsSync(join(installed, 'emotion-hub', 'dist', 'webhooks', 'samples', 'repo.content.json')), 'the sample payloads are shipped');
+  t.match(
+    readFileSync(join(installed, 'emotion-hub', 'LICENSE'), 'utf8'),
+    /^MIT License\n[\s\S]*Permission is hereby granted/,
+    'the MIT license is shipped',
+  );
   for (const dev of ['tap', 'nock', 'typescript', 'oclif', '@oclif/test', 'playwright-core'])
     t.notOk(existsSync(join(installed, dev)), `no ${dev}`);
   const axios = JSON.parse(readFileSync(join(installed, 'axios', 'package.json'), 'utf8')) as { version: string };

@@ -67,13 +67,16 @@ t.test('a provider timeout: that chat answers 504, the others in flight 502 or 5
   const service = await startRealService(t, {
     LLM_API_KEY: 'sk-test-exit',
     LLM_BASE_URL: provider.baseURL,
-    LLM_TIMEOUT_MS: '300',
+    // LLM_TIMEOUT_MS bounds each chat's tries together: long enough for the later chats to reach
+    // the model before the first one times out, however loaded the machine.
+    LLM_TIMEOUT_MS: '5000',
     DRIFT_INTERVAL_MS: '86400000',
   });
   await service.settled();
   const first = service.chat({ message: 'the first one times out' });
   await eventually('the chat waiting for the model', () => held.waiting() === 1);
   const later = Array.from({ length: 3 }, (_, i) => service.chat({ message: `then visitor ${i}` }));
+  await eventually('every chat waiting for the model', () => held.waiting() === 4);
   const answers = [await first, ...(await Promise.all(later))];
   t.equal(answers[0]?.status, 504);
   t.match(answers[0]?.body, { error: /took too long/, status: 'error' });

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from '../../src/runtime/logger.js';
 const run = promisify(execFile);
 
 /** How long a start or a stop may take before the test fails instead of hanging. */
-const BOOT_TIMEOUT_MS = 10_000;
+const BOOT_TIMEOUT_MS = 30_000;
 
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>/0` */

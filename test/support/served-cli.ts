@@ -59,7 +59,7 @@ export function serve(t: Test, env: Record<string, string>): Run {
 }
 
 /** Polls /api/is_initialized until the service has left `initializing` (at most `ms`). */
-export async function settledOver(address: string, ms = 10_000): Promise<Record<string, unknown>> {
+export async function settledOver(address: string, ms = 30_000): Promise<Record<string, unknown>> {
   return eventually(
     `${address} to leave initializing`,
     async () => {
