@@ -22,6 +22,10 @@ import { validateWebhookPayload } from './validate-payload.js';
 export interface WebhooksAppDeps {
   readonly secret: string | undefined;
   readonly bodyLimit: number;
+  /** Milliseconds for the whole request, body included (408 and the connection closed after). */
+  readonly requestTimeout: number;
+  /** Milliseconds for the request line and headers. */
+  readonly headersTimeout: number;
   readonly logger: Logger;
   readonly clock: Clock;
   /** The handler registered under a name, looked up per request so routes added after start work. */
@@ -59,6 +63,13 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       ? { loggerInstance: deps.logger as FastifyBaseLogger }
       : { childLoggerFactory: () => deps.logger as FastifyBaseLogger }),
     bodyLimit: deps.bodyLimit,
+    // Node cuts a request that has not arrived whole in time (a body that trickles in included): its URL
+    // is public by nature. Node checks every `connectionsCheckingInterval`, so short timeouts check often.
+    requestTimeout: deps.requestTimeout,
+    http: {
+      headersTimeout: deps.headersTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(deps.headersTimeout / 4))),
+    },
     // Request lines would carry the URL, and with it a `?secret=`; deliveries are logged below instead.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },

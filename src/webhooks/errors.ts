@@ -35,3 +35,17 @@ export class WebhookRegistrationError extends Error {
     this.name = 'WebhookRegistrationError';
   }
 }
+
+/**
+ * The public URL asked for (`share`, `tunnel`) did not open; the local server serves on at `localUrl`.
+ * `launch()` rejects with it, and `server.close()` stops the local server.
+ */
+export class WebhookTunnelError extends Error {
+  constructor(
+    readonly localUrl: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'WebhookTunnelError';
+  }
+}

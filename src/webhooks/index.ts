@@ -10,10 +10,16 @@ export { localTunnel, DEFAULT_TUNNEL_HOST, TUNNEL_LIFETIME_MS, type LocalTunnelO
 export { WebhooksServer, type LaunchedWebhooksServer, type RegisteredWebhook } from './server.js';
 export type { WebhooksServerOptions, WebhooksUi } from './options.js';
 export { defaultWebhooksServer, webhookEndpoint } from './default-server.js';
-export { WebhookDeliveryError, WebhookPayloadError, WebhookRegistrationError, WebhookSecretError } from './errors.js';
+export {
+  WebhookDeliveryError,
+  WebhookPayloadError,
+  WebhookRegistrationError,
+  WebhookSecretError,
+  WebhookTunnelError,
+} from './errors.js';
 export { WebhookPayloadSchema } from './payload-schema.js';
 export { parseWebhookPayload, validateWebhookPayload } from './validate-payload.js';
 export { INVALID_SECRET_MESSAGE, MISSING_SECRET_MESSAGE, WEBHOOK_SECRET_HEADER, verifyWebhookSecret } from './secret.js';
 export { readJobWebhook, type JobWebhook, type ReadJobWebhookOptions } from './job-payload.js';
 export { sendTestDelivery, type TestDeliveryOptions, type TestDeliveryResponse } from './send-test-delivery.js';
-export { SAMPLE_SCOPES, samplePayload, type SampleScope } from './sample-payloads.js';
+export { SAMPLE_EVENT_NAMES, SAMPLE_EVENTS, SAMPLE_SCOPES, samplePayload, type SampleScope } from './sample-payloads.js';

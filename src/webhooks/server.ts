@@ -14,6 +14,7 @@ import { WebhookRegistry } from './registry.js';
 import { routePath, WEBHOOKS_PREFIX } from './route-name.js';
 import { readyMessages, secretMessages } from './startup-messages.js';
 import { localTunnel } from './local-tunnel.js';
+import { WebhookTunnelError } from './errors.js';
 import type { Tunnel, TunnelProvider } from './tunnel.js';
 
 /** What `addWebhook` and `webhookEndpoint` registered. */
@@ -38,6 +39,8 @@ interface Running {
   readonly app: FastifyInstance;
   readonly dedup: DeliveryDedup | undefined;
   readonly tunnel: Tunnel | undefined;
+  /** Why the tunnel asked for did not open: `launch()` reports it, and the local server serves on. */
+  readonly tunnelError: WebhookTunnelError | undefined;
   readonly localUrl: string;
   readonly url: string;
 }
@@ -121,6 +124,7 @@ export class WebhooksServer {
       throw error;
     });
     const running = await this.#launching;
+    if (running.tunnelError) throw running.tunnelError;
     return {
       url: running.url,
       localUrl: running.localUrl,
@@ -149,6 +153,8 @@ export class WebhooksServer {
     this.#cancelAutoStart = scheduleAutoStart(() => {
       this.#cancelAutoStart = undefined;
       this.launch().catch((error: unknown) => {
+        // The local server serves on without its tunnel; the failure is printed and logged already.
+        if (error instanceof WebhookTunnelError) return;
         console.error(`The webhooks server could not start: ${(error as Error).message}`);
         process.exitCode = 1;
       });
@@ -156,7 +162,7 @@ export class WebhooksServer {
   }
 
   async #start(): Promise<Running> {
-    const { host, port, bodyLimit, secret, spaceHost } = this.#config;
+    const { host, port, bodyLimit, requestTimeout, headersTimeout, secret, spaceHost } = this.#config;
     // Fastify and pino load here, at launch: importing the library (to type a handler, to verify a
     // secret, to validate a payload) stays cheap.
     const [{ buildWebhooksApp }, logger] = await Promise.all([import('./app.js'), this.#logger()]);
@@ -164,6 +170,8 @@ export class WebhooksServer {
     const app = buildWebhooksApp({
       secret,
       bodyLimit,
+      requestTimeout,
+      headersTimeout,
       dedup,
       logger,
       clock: this.#options.clock ?? systemClock,
@@ -180,18 +188,20 @@ export class WebhooksServer {
     const boundPort = (app.server.address() as AddressInfo).port;
     const localUrl = `http://${formatHost(host)}:${boundPort}`;
     let tunnel: Tunnel | undefined;
+    let tunnelError: WebhookTunnelError | undefined;
     try {
       tunnel = await this.#tunnelProvider()?.open({ url: localUrl, host, port: boundPort });
     } catch (error) {
-      await app.close();
-      await dedup?.close();
-      throw error;
+      // A public URL is a convenience on top of a server that works: it keeps serving locally.
+      tunnelError = new WebhookTunnelError(localUrl, error);
+      logger.error({ err: error, localUrl }, 'the public URL could not open; the local server keeps serving');
     }
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
-    const running: Running = { app, dedup, tunnel, localUrl, url: publicUrl ?? localUrl };
+    const running: Running = { app, dedup, tunnel, tunnelError, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
     const lines = [
       ...secretMessages(secret !== undefined),
+      ...(tunnelError ? [`The public URL could not open: ${tunnelError.message} The local URL still works.`] : []),
       ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url), tunnel?.expiresAt),
     ];
     for (const line of lines) {

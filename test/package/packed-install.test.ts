@@ -24,8 +24,9 @@ t.test('the packed tarball installs with production dependencies, serves /health
   t.ok(existsSync(join(installed, 'emotion-hub', 'dist', 'webhooks', 'samples', 'repo.content.json')), 'the sample payloads are shipped');
   for (const dev of ['tap', 'nock', 'typescript', 'oclif', '@oclif/test', 'playwright-core'])
     t.notOk(existsSync(join(installed, dev)), `no ${dev}`);
-  const axios = JSON.parse(readFileSync(join(installed, 'axios', 'package.json'), 'utf8')) as { version: string };
-  t.equal(axios.version, '0.35.0', "localtunnel's axios is overridden to a fixed release");
+  // The tunnel client is an optional peer dependency: a consumer who never shares gets no axios at all.
+  t.notOk(existsSync(join(installed, 'localtunnel')), 'no localtunnel');
+  t.notOk(existsSync(join(installed, 'axios')), 'no axios');
 
   const child = spawn(join(installed, '.bin', 'hub'), ['serve'], {
     cwd: app,
@@ -67,6 +68,18 @@ t.test('the packed tarball installs with production dependencies, serves /health
     { cwd: app },
   );
   t.equal(imported.stdout, 'emotion-hub true\nemotion-hub/webhooks true\nemotion-hub/hub true\nemotion-hub/chat true\n');
+
+  // share: true without localtunnel says what to install, and the local server serves on.
+  const shared = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const { WebhooksServer } = await import('emotion-hub/webhooks'); const s = new WebhooksServer({ port: 0, share: true, logger: false, print: () => {}, env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' } }); s.addWebhook('/x', () => 1); await s.launch().catch((e) => console.log(e.name, e.message)); console.log((await fetch(s.url + '/')).status); await s.close();",
+    ],
+    { cwd: app },
+  );
+  t.match(shared.stdout, /^WebhookTunnelError .*npm install localtunnel@2\.0\.2.*\n200\n$/);
 });
 
 t.test('the Dockerfile runs that same install, as a Docker Space expects', (t) => {
