@@ -1,7 +1,8 @@
 // The webhook receiving library's public surface.
 export type * from './payload.js';
 export type { WebhookContext } from './context.js';
-export type { WebhookHandler } from './handler.js';
+export { WebhookReply, type WebhookHandler } from './handler.js';
+export type { DeliveryJournal, JournalEntry } from './journal/entry.js';
 export type { WebhookEventName } from './event-name.js';
 export type { WebhookDelivery, WebhookEvents, WebhookListener, WebhookWildcardListener } from './delivery-events.js';
 export type { LandingPageInfo } from './landing-page.js';

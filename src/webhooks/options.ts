@@ -2,6 +2,7 @@ import { isRedisUrl } from '../redis/redis-url.js';
 import type { Clock } from '../runtime/clock.js';
 import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';
+import type { DeliveryJournal } from './journal/entry.js';
 import type { LandingPageInfo } from './landing-page.js';
 import type { LocalTunnelOptions } from './local-tunnel.js';
 import type { TunnelProvider } from './tunnel.js';
@@ -54,6 +55,12 @@ export interface WebhooksServerOptions {
    * whose `Webhook-Id` one of them handled is answered 200 and not handled again, for 24 hours.
    */
   readonly redisUrl?: string;
+  /**
+   * Appends one JSON line per delivery that carried the secret (its `Webhook-Id`, route, time, headers
+   * without the secret, body, the answer's status and milliseconds) to this file; a `redis://` URL keeps
+   * them in a capped stream on that Redis instead. `hub webhooks deliveries` and `redeliver` read it.
+   */
+  readonly journal?: string | DeliveryJournal;
   /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }

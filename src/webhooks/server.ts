@@ -4,6 +4,7 @@ import { systemClock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { scheduleAutoStart } from './auto-start.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
+import type { DeliveryJournal } from './journal/entry.js';
 import { DeliveryEvents, type WebhookListener, type WebhookWildcardListener } from './delivery-events.js';
 import type { WebhookEventName } from './event-name.js';
 import { warnExperimental } from './experimental-warning.js';
@@ -38,6 +39,7 @@ export interface LaunchedWebhooksServer {
 interface Running {
   readonly app: FastifyInstance;
   readonly dedup: DeliveryDedup | undefined;
+  readonly journal: DeliveryJournal | undefined;
   readonly tunnel: Tunnel | undefined;
   /** Why the tunnel asked for did not open: `launch()` reports it, and the local server serves on. */
   readonly tunnelError: WebhookTunnelError | undefined;
@@ -146,6 +148,7 @@ export class WebhooksServer {
     await running.tunnel?.close?.();
     await running.app.close();
     await running.dedup?.close();
+    await running.journal?.close();
   }
 
   #armAutoStart(): void {
@@ -167,7 +170,9 @@ export class WebhooksServer {
     // secret, to validate a payload) stays cheap.
     const [{ buildWebhooksApp }, logger] = await Promise.all([import('./app.js'), this.#logger()]);
     const dedup = await this.#connectDedup(logger);
+    const journal = await this.#openJournal(logger);
     const app = buildWebhooksApp({
+      journal,
       secret,
       bodyLimit,
       requestTimeout,
@@ -183,6 +188,7 @@ export class WebhooksServer {
       await app.listen({ host, port });
     } catch (error) {
       await dedup?.close();
+      await journal?.close();
       throw error;
     }
     const boundPort = (app.server.address() as AddressInfo).port;
@@ -197,7 +203,7 @@ export class WebhooksServer {
       logger.error({ err: error, localUrl }, 'the public URL could not open; the local server keeps serving');
     }
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
-    const running: Running = { app, dedup, tunnel, tunnelError, localUrl, url: publicUrl ?? localUrl };
+    const running: Running = { app, dedup, journal, tunnel, tunnelError, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
     const lines = [
       ...secretMessages(secret !== undefined),
@@ -216,6 +222,13 @@ export class WebhooksServer {
     if (url === undefined) return undefined;
     const { RedisDeliveryDedup } = await import('../redis/redis-delivery-dedup.js');
     return RedisDeliveryDedup.connect(url, logger);
+  }
+
+  async #openJournal(logger: Logger): Promise<DeliveryJournal | undefined> {
+    const { journal } = this.#options;
+    if (journal === undefined || typeof journal === 'object') return journal;
+    const { openJournal } = await import('./journal/open-journal.js');
+    return openJournal(journal, logger);
   }
 
   /** The given provider; else the built-in tunnel when `share` is on; else none. */
