@@ -80,6 +80,8 @@ export const ERRORS = {
     message: 'Cannot tell whether this delivery was handled before (the delivery store is unavailable); try again later.',
   },
   WEBHOOK_INTERNAL: { statusCode: 500, message: 'Internal server error.' },
+  WEBHOOK_FORWARD_FAILED: { statusCode: 502, message: 'The forward target could not be reached.' },
+  WEBHOOK_EXEC_FAILED: { statusCode: 500, message: 'The command failed.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export interface ErrorEntry {
