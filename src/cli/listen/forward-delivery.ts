@@ -16,6 +16,11 @@ const HOP_BY_HOP = new Set([
   'proxy-connection',
 ]);
 
+/** A delivery's headers without those about the connection it came on, to send it on another. */
+export function deliveryHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+}
+
 /** How long the target may take: the Hub itself gives up on a receiver after about this long. */
 export const FORWARD_TIMEOUT_MS = 30_000;
 
@@ -30,8 +35,7 @@ export async function forwardDelivery(
   secret: string,
   fetchImpl: typeof fetch = fetch,
 ): Promise<WebhookReply> {
-  const headers: Record<string, string> = { [WEBHOOK_SECRET_HEADER]: secret };
-  for (const [name, value] of Object.entries(context.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  const headers = { ...deliveryHeaders(context.headers), [WEBHOOK_SECRET_HEADER]: secret };
   try {
     const response = await fetchImpl(target, {
       method: 'POST',

@@ -7,8 +7,8 @@ import { FileJournal } from './file-journal.js';
  * The journal a `journal` option or `--journal` names: a `redis://` (or `rediss://`) URL is a capped
  * stream on that Redis, anything else a file. Redis's client loads only for a Redis journal.
  */
-export async function openJournal(where: string, logger: Logger): Promise<DeliveryJournal> {
+export async function openJournal(where: string, logger?: Logger): Promise<DeliveryJournal> {
   if (!isRedisUrl(where)) return new FileJournal(where);
   const { RedisJournal } = await import('./redis-journal.js');
-  return RedisJournal.connect(where, logger);
+  return RedisJournal.connect(where, logger ?? (await import('pino')).default({ enabled: false }));
 }

@@ -1,0 +1,40 @@
+import * as Flags from '@oclif/core/flags';
+import type { JournalEntry } from '../webhooks/journal/entry.js';
+import { openJournal } from '../webhooks/journal/open-journal.js';
+import { CliFailure, ExitCode } from './exit-codes.js';
+
+export const journalFlag = Flags.string({
+  required: true,
+  helpValue: 'FILE',
+  description: 'The journal a receiver wrote (`listen --journal FILE`, `WebhooksServer({ journal: FILE })`): a file, or a redis:// URL.',
+});
+
+/** Every delivery of a journal, newest first; a journal that cannot be read is a usage error naming it. */
+export async function readDeliveries(where: string): Promise<JournalEntry[]> {
+  let entries: JournalEntry[];
+  try {
+    const journal = await openJournal(where);
+    try {
+      entries = await journal.read();
+    } finally {
+      await journal.close();
+    }
+  } catch (error) {
+    throw new CliFailure(`Cannot read the journal ${where}: ${(error as Error).message}`, ExitCode.usage);
+  }
+  // Appended in the order answered: reversed, the newest comes first, ties kept in that order.
+  return entries.reverse().sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
+}
+
+/** `scope:action` and the repository of a journaled body, when it is a payload. */
+export function describeBody(body: string | null): { event: string; repo: string } {
+  try {
+    const payload = JSON.parse(body ?? '') as { event?: { scope?: string; action?: string }; repo?: { type?: string; name?: string } };
+    return {
+      event: payload.event?.scope && payload.event.action ? `${payload.event.scope}:${payload.event.action}` : '-',
+      repo: payload.repo?.name ? `${payload.repo.type ?? '?'} ${payload.repo.name}` : '-',
+    };
+  } catch {
+    return { event: '-', repo: '-' };
+  }
+}
