@@ -141,7 +141,7 @@ export default class WebhooksListen extends HubCommand {
   ): (payload: WebhookPayload, context: WebhookContext, secret: string) => Promise<WebhookReply> {
     if (forwardTo !== undefined) {
       const target = httpUrl(forwardTo, '--forward-to');
-      return (_payload, context, secret) => forwardDelivery(target, context, secret, this.runtime.fetch);
+      return (_payload, context, secret) => forwardDelivery(target, context, secret);
     }
     if (exec !== undefined) {
       return (payload, context, secret) => execDelivery(exec, jobEnvironment(payload, context, secret), this.runtime.env);
