@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -14,7 +15,11 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 t.test('the packed tarball installs with production dependencies, serves /health and imports', async (t) => {
   ensureBuilt();
-  const app = t.testdir({ data: {} });
+  // Outside the repository: from a folder inside it, Node would find the repository's own node_modules
+  // (its development dependencies, localtunnel among them) when a module is missing from the install.
+  const app = mkdtempSync(join(tmpdir(), 'emotion-hub-packed-'));
+  t.teardown(() => rmSync(app, { recursive: true, force: true }));
+  mkdirSync(join(app, 'data'));
   const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', app], { cwd: ROOT });
   renameSync(join(app, stdout.trim().split('\n').at(-1)!), join(app, 'emotion-hub.tgz'));
   copyFileSync(join(ROOT, 'space', 'package.json'), join(app, 'package.json'));
