@@ -27,14 +27,10 @@ export async function readDeliveries(where: string): Promise<JournalEntry[]> {
 }
 
 /** `scope:action` and the repository of a journaled body, when it is a payload. */
-export function describeBody(body: string | null): { event: string; repo: string } {
-  try {
-    const payload = JSON.parse(body ?? '') as { event?: { scope?: string; action?: string }; repo?: { type?: string; name?: string } };
-    return {
-      event: payload.event?.scope && payload.event.action ? `${payload.event.scope}:${payload.event.action}` : '-',
-      repo: payload.repo?.name ? `${payload.repo.type ?? '?'} ${payload.repo.name}` : '-',
-    };
-  } catch {
-    return { event: '-', repo: '-' };
-  }
+export function describeBody(body: unknown): { event: string; repo: string } {
+  const payload = (body ?? {}) as { event?: { scope?: unknown; action?: unknown }; repo?: { type?: unknown; name?: unknown } };
+  return {
+    event: payload.event?.scope && payload.event.action ? `${String(payload.event.scope)}:${String(payload.event.action)}` : '-',
+    repo: payload.repo?.name ? `${String(payload.repo.type ?? '?')} ${String(payload.repo.name)}` : '-',
+  };
 }

@@ -13,7 +13,7 @@ import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import { type WebhookHandler, WebhookReply } from './handler.js';
-import type { DeliveryJournal } from './journal/entry.js';
+import { type DeliveryJournal, journalBody } from './journal/entry.js';
 import { notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
@@ -176,7 +176,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
             route: routeNameOf(request),
             receivedAt: receivedAt.toISOString(),
             headers: handlerHeaders(request.headers),
-            body: rawBodies.get(request)?.toString('utf8') ?? null,
+            ...journalBody(rawBodies.get(request)),
             status: reply.statusCode,
             ms: Math.round(reply.elapsedTime * 10) / 10,
           })

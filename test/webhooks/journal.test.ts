@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { WebhookReply } from '../../src/webhooks/handler.js';
-import type { JournalEntry } from '../../src/webhooks/journal/entry.js';
+import { deliveredText, type JournalEntry } from '../../src/webhooks/journal/entry.js';
 import { FileJournal } from '../../src/webhooks/journal/file-journal.js';
 import { openJournal } from '../../src/webhooks/journal/open-journal.js';
 import type { WebhooksServerOptions } from '../../src/webhooks/options.js';
@@ -75,7 +75,10 @@ t.test('a file journal: one line per delivery that carried the secret, the body 
       ['wh-0003', 'ok', 422],
     ],
   );
-  t.equal(entries[0]?.body, text);
+  t.same(entries[0]?.body, JSON.parse(text), 'the body, as JSON');
+  t.equal(entries[0]?.rawBody, text, 'and the bytes as they came, since they differ from its JSON');
+  t.equal(entries[2]?.rawBody, undefined, 'a compact body needs no second copy');
+  t.equal(deliveredText(entries[2]!), '{"not":"a payload"}');
   t.equal(entries[0]?.receivedAt, AT, 'the time received, from the clock');
   t.equal(entries[0]?.headers['webhook-id'], 'wh-0001');
   t.equal(entries[0]?.headers['content-type'], 'application/json');
@@ -119,6 +122,6 @@ t.test('a redis:// journal is a capped stream on that Redis', async (t) => {
     entries.map((entry) => entry.webhookId),
     ['r-1', 'r-2'],
   );
-  t.equal(entries[0]?.body, fixtureText('discussion-created'));
+  t.equal(deliveredText(entries[0]!), fixtureText('discussion-created'));
   t.notMatch(JSON.stringify(entries), SECRET);
 });

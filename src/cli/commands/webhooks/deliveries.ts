@@ -11,7 +11,7 @@ export default class WebhooksDeliveries extends CliCommand {
     'the answer’s status and milliseconds. --json prints the entries as recorded (headers and body included; never the secret).';
   static override examples = [
     '<%= config.bin %> webhooks deliveries --journal deliveries.jsonl',
-    '<%= config.bin %> webhooks deliveries --journal deliveries.jsonl --json | jq ".[0].body | fromjson"',
+    '<%= config.bin %> webhooks deliveries --journal deliveries.jsonl --json | jq ".[0].body.repo"',
     '<%= config.bin %> webhooks deliveries --journal redis://127.0.0.1:6379/0',
   ];
   static override flags = { journal: journalFlag };

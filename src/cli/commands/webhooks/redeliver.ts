@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
+import { deliveredText } from '../../../webhooks/journal/entry.js';
 import { WEBHOOK_SECRET_HEADER } from '../../../webhooks/secret.js';
 import { postDelivery } from '../../../webhooks/send-test-delivery.js';
 import { CliCommand } from '../../cli-command.js';
@@ -33,14 +34,14 @@ export default class WebhooksRedeliver extends CliCommand {
     const url = httpUrl(flags.to, '--to');
     const entry = (await readDeliveries(flags.journal)).find((candidate) => candidate.webhookId === args.webhookId);
     if (entry === undefined) throw new CliFailure(`No delivery with Webhook-Id ${args.webhookId} in ${flags.journal}.`, ExitCode.usage);
-    if (entry.body === null)
+    const body = deliveredText(entry);
+    if (body === undefined)
       throw new CliFailure(
         `The delivery ${args.webhookId} was refused before its body was read: there is nothing to send.`,
         ExitCode.usage,
       );
     const secret = flags.secret ?? (this.runtime.env.WEBHOOK_SECRET || undefined);
     const headers = { ...deliveryHeaders(entry.headers), ...(secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: secret }) };
-    const body = entry.body;
     return deliverAndReport(
       url,
       () => postDelivery(url, body, headers, { fetch: this.runtime.fetch }),

@@ -65,7 +65,8 @@ t.test('deliveries: a table newest first, --json the entries; redeliver sends on
     entries.map((entry) => entry.webhookId),
     ['wh-newer', 'wh-older'],
   );
-  t.equal(entries[1]?.body, spaced);
+  t.same(entries[1]?.body, JSON.parse(spaced), 'the body as JSON');
+  t.equal(entries[1]?.rawBody, spaced, 'and as it came');
   t.notMatch(json.stdout, SECRET, 'the secret is never in the journal');
 
   const target = await receiver(t, undefined);
