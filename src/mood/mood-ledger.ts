@@ -1,12 +1,6 @@
-import type { EmotionDeltas, Sentiment } from '../emotions/emotions.js';
+import type { MoodChange } from '../emotions/emotions.js';
 
-/**
- * One change of the shared mood: a processed chat (decay, then its sentiment) or a drift tick
- * (its deltas). Only these change the emotions; folding them in ledger order gives the state.
- */
-export type MoodChange =
-  | { readonly kind: 'chat'; readonly correlationId: string; readonly sentiment: Sentiment; readonly at: string }
-  | { readonly kind: 'drift'; readonly deltas: EmotionDeltas; readonly at: string };
+export type { MoodChange } from '../emotions/emotions.js';
 
 /**
  * The one ordered record of mood changes. A change takes effect only when the ledger delivers
