@@ -36,3 +36,17 @@ export class WebhookSecretError extends WebhookDeliveryError {
 export class WebhookRegistrationError extends Error {
   override readonly name = 'WebhookRegistrationError';
 }
+
+/**
+ * The public URL asked for (`share`, `tunnel`) did not open; the local server serves on at `localUrl`.
+ * `launch()` rejects with it, and `server.close()` stops the local server.
+ */
+export class WebhookTunnelError extends Error {
+  constructor(
+    readonly localUrl: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'WebhookTunnelError';
+  }
+}

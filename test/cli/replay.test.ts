@@ -15,7 +15,7 @@ import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../support/eventually.js';
 import { runMoodOwner } from '../support/mood-owner.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
-import { ensureBuilt, ROOT } from '../support/built-cli.js';
+import { requireBuilt, ROOT } from '../support/built-cli.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -226,7 +226,7 @@ t.test('one long line is read in linear time: 4 times the bytes do not take 30 t
 });
 
 t.test('hub replay --redis with text piped on stdin does not read stdin as the FILE', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   const child = spawn(process.execPath, ['bin/run.js', 'replay', '--redis', 'redis://127.0.0.1:1/0'], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { ensureBuilt } from '../support/built-cli.js';
+import { requireBuilt } from '../support/built-cli.js';
 import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
 import { modelList } from '../support/chat-system-harness.js';
 import { serve, settledOver } from '../support/served-cli.js';
@@ -30,7 +30,7 @@ function nonJsonLines(text: string): string[] {
     });
 }
 
-t.before(() => ensureBuilt());
+t.before(() => requireBuilt());
 
 t.test('a provider that echoes the key at startup: the fatal line and stderr hold no key', async (t) => {
   const provider = await startFakeProvider(t, (request) =>
