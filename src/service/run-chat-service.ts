@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadChatConfig } from '../config/chat-config.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
+import { READY_MESSAGE } from '../supervisor/supervise.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
@@ -12,13 +13,15 @@ export interface RunChatServiceOptions {
   readonly logger?: Logger;
   /** How long a graceful stop may take before the process is ended anyway. */
   readonly graceMs?: number;
+  /** Run by `hub serve --supervise`: report readiness on the IPC channel, stop when the supervisor is gone. */
+  readonly supervised?: boolean;
 }
 
 /**
  * Pretty lines on a terminal; otherwise JSON written synchronously, so that
  * lines keep their order and the last ones are out before an exit.
  */
-function serviceLogger(debug: boolean): Logger {
+export function serviceLogger(debug: boolean): Logger {
   if (process.stdout.isTTY) return createLogger({ debug });
   return createLogger({ debug, pretty: false, destination: pino.destination({ dest: 1, sync: true }) });
 }
@@ -43,5 +46,21 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
       logger.flush();
     },
   );
+  if (options.supervised && process.send) reportToSupervisor(service);
   return service;
+}
+
+/**
+ * Under `hub serve --supervise`: tells the supervisor once the service serves (then a later exit is
+ * a blip to restart, not a configuration to fix), and stops gracefully if the supervisor is gone.
+ */
+function reportToSupervisor(service: ChatService): void {
+  const phases = service.bus.on('system.phase.changed').subscribe(({ phase }) => {
+    if (phase !== 'ready' && phase !== 'keyMissing') return;
+    phases.unsubscribe();
+    process.send?.(READY_MESSAGE);
+  });
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  // The channel alone must not keep the process alive.
+  process.channel?.unref();
 }
