@@ -2,7 +2,7 @@ import { Subscription } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ModelFailurePolicy } from '../config/chat-config.js';
-import type { Emotions, Sentiment } from '../emotions/emotions.js';
+import type { Sentiment } from '../emotions/emotions.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import { isoStamps, type Clock } from '../runtime/clock.js';
 
@@ -22,7 +22,6 @@ interface Pending {
   sentiment?: Sentiment;
   /** Set once the dialogue replied: from then on the chat waits for its own change to come back from the ledger. */
   response?: string;
-  emotions?: Emotions;
 }
 
 const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: string }> = {
@@ -72,19 +71,15 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
       });
     }),
   );
+  // The chat's own change is back from the ledger: the reply carries the mood right after it.
   subscription.add(
-    bus.on('emotions.changed').subscribe(({ emotions, correlationId }) => {
-      const chat = correlationId === undefined ? undefined : pending.get(correlationId);
-      if (chat) chat.emotions = emotions;
-    }),
-  );
-  // The avatar follows every emotions change, so its `avatar.changed` completes the chat's outcome.
-  subscription.add(
-    bus.on('avatar.changed').subscribe(({ avatarShape, correlationId }) => {
-      const chat = correlationId === undefined ? undefined : pending.get(correlationId);
-      if (correlationId === undefined || chat?.response === undefined || chat.emotions === undefined) return;
+    bus.on('mood.changed').subscribe(({ change, emotions, avatarShape }) => {
+      if (change.kind !== 'chat') return;
+      const { correlationId } = change;
+      const response = pending.get(correlationId)?.response;
+      if (response === undefined) return;
       pending.delete(correlationId);
-      bus.publish({ type: 'chat.replied', correlationId, response: chat.response, emotions: chat.emotions, avatarShape });
+      bus.publish({ type: 'chat.replied', correlationId, response, emotions, avatarShape });
     }),
   );
   subscription.add(

@@ -48,7 +48,7 @@ interface Exchange {
 }
 
 /**
- * The dialogue engine: once an accepted message's emotions are previewed, asks the conversational
+ * The dialogue engine: once an accepted message is scored (with the emotions it would make), asks the conversational
  * provider for a reply, with those emotions in the system prompt and that visitor's conversation
  * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the client's
  * retries. The exchange joins the visitor's conversation only when the chat is committed.
@@ -104,13 +104,15 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     bus.on('chat.accepted').subscribe(({ correlationId, message, session }) => exchanges.set(correlationId, { session, message })),
   );
   subscription.add(
-    bus.on('emotions.previewed').subscribe(({ correlationId, emotions }) => {
+    bus.on('sentiment.analyzed').subscribe(({ correlationId, preview }) => {
       const exchange = exchanges.get(correlationId);
-      if (exchange) void reply(correlationId, exchange, emotions);
+      if (exchange) void reply(correlationId, exchange, preview);
     }),
   );
   subscription.add(
-    bus.on('chat.committed').subscribe(({ correlationId }) => {
+    bus.on('mood.changed').subscribe(({ change }) => {
+      if (change.kind !== 'chat') return;
+      const { correlationId } = change;
       const exchange = exchanges.get(correlationId);
       if (exchange?.response === undefined) return;
       exchanges.delete(correlationId);

@@ -1,44 +1,47 @@
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
-import type { Emotions } from '../emotions/emotions.js';
-import { applyDrift, processMessage } from '../emotions/model.js';
+import { processMessage } from '../emotions/model.js';
+import { analyzeSentiment } from '../emotions/sentiment.js';
+import { foldMoodChange, type EmotionState } from '../emotions/state.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import { publishLate } from './publish.js';
 
 export interface EmotionsInput {
   readonly bus: Bus;
-  readonly initial: Emotions;
-  /** The only way the emotions change: whatever ledger the composition root chose. */
+  readonly initial: EmotionState;
+  /** The only way the mood changes: whatever ledger the composition root chose. */
   readonly ledger: MoodLedger;
 }
 
 /**
- * Owns the five values, and changes them only as the mood ledger delivers changes: a chat
- * (decay, then its sentiment) or a drift tick (its deltas), applied to the state current at that
- * moment, so that concurrent chats compose. Each delivered change goes on the bus as the event a
- * replay folds (`chat.committed`, `emotions.drifted`), then `emotions.changed`, stamped with the
- * change's time. An accepted message also gets `emotions.previewed`: the state it would make.
+ * The one owner of the mood (the emotions, the avatar's shape, the last sentiment, the time of the
+ * last change). It changes it only as the mood ledger delivers changes, each folded once by
+ * `foldMoodChange` into the state current at that moment (so concurrent chats compose), and
+ * publishes each as one `mood.changed` carrying the change and the whole state after it: everyone
+ * else reads the mood from there. An accepted message is scored here too, and `sentiment.analyzed`
+ * carries the emotions it would make (the preview the dialogue's prompt shows), which changes nothing.
  */
 export const emotionsActor = fromCallback<EventObject, EmotionsInput>(({ input: { bus, initial, ledger } }) => {
-  let emotions = initial;
+  let state = initial;
   const unsubscribe = ledger.subscribe((change) => {
+    state = foldMoodChange(state, change);
     // A shared ledger may deliver after the owner closed the bus at shutdown.
-    if (change.kind === 'chat') {
-      const { correlationId, sentiment, at } = change;
-      emotions = processMessage(emotions, sentiment);
-      publishLate(bus, { type: 'chat.committed', correlationId, sentiment, at });
-      publishLate(bus, { type: 'emotions.changed', emotions, cause: 'chat', correlationId, at });
-    } else {
-      emotions = applyDrift(emotions, change.deltas);
-      publishLate(bus, { type: 'emotions.drifted', deltas: change.deltas, at: change.at });
-      publishLate(bus, { type: 'emotions.changed', emotions, cause: 'drift', at: change.at });
-    }
+    publishLate(bus, {
+      type: 'mood.changed',
+      change,
+      emotions: state.emotions,
+      avatarShape: state.avatarShape,
+      sentiment: state.sentiment,
+      lastUpdated: state.lastUpdated,
+      at: change.at,
+    });
   });
-  const previews = bus.on('sentiment.analyzed').subscribe(({ correlationId, sentiment }) => {
-    bus.publish({ type: 'emotions.previewed', correlationId, emotions: processMessage(emotions, sentiment) });
+  const scores = bus.on('chat.accepted').subscribe(({ correlationId, message }) => {
+    const analysis = analyzeSentiment(message);
+    bus.publish({ type: 'sentiment.analyzed', correlationId, ...analysis, preview: processMessage(state.emotions, analysis.sentiment) });
   });
   return () => {
     unsubscribe();
-    previews.unsubscribe();
+    scores.unsubscribe();
   };
 });

@@ -21,17 +21,12 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
   let state = initial;
   const subscription = new Subscription();
   subscription.add(bus.on('system.phase.changed').subscribe((event) => (phase = event.phase)));
-  subscription.add(
-    bus.on('emotions.loaded').subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => {
-      state = { emotions, avatarShape, sentiment, lastUpdated };
-    }),
-  );
-  subscription.add(bus.on('emotions.changed').subscribe(({ emotions }) => (state = { ...state, emotions })));
-  subscription.add(
-    bus.on('avatar.changed').subscribe(({ avatarShape, sentiment, lastUpdated }) => {
-      state = { ...state, avatarShape, sentiment, lastUpdated };
-    }),
-  );
+  // The state loaded at startup, then the state after each change as the mood's owner folded it.
+  const follow = ({ emotions, avatarShape, sentiment, lastUpdated }: EmotionState): void => {
+    state = { emotions, avatarShape, sentiment, lastUpdated };
+  };
+  subscription.add(bus.on('emotions.loaded').subscribe(follow));
+  subscription.add(bus.on('mood.changed').subscribe(follow));
   subscription.add(
     bus.on('status.requested').subscribe(({ correlationId }) => {
       // Spelled out rather than spread: every poll and every chat goes through here.

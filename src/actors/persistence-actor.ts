@@ -45,11 +45,9 @@ export const persistenceActor = fromCallback<EventObject, PersistenceInput>(({ i
   }
 
   const subscription = new Subscription();
-  subscription.add(bus.on('emotions.changed').subscribe(({ emotions }) => (state = { ...state, emotions })));
-  // The avatar follows every emotions change, so the state is whole once it has moved.
   subscription.add(
-    bus.on('avatar.changed').subscribe(({ avatarShape, sentiment, lastUpdated }) => {
-      state = { ...state, avatarShape, sentiment, lastUpdated };
+    bus.on('mood.changed').subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => {
+      state = { emotions, avatarShape, sentiment, lastUpdated };
       changes.next();
     }),
   );

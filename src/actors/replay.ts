@@ -1,10 +1,6 @@
-import type { BusEvent } from '../bus/events.js';
-import { readEventLog } from '../bus/event-log-reader.js';
-import { defaultState, type EmotionState } from '../emotions/state.js';
+import { readEventLog, type LoggedEvent } from '../bus/event-log-reader.js';
+import { REPLAY_START, type EmotionState } from '../emotions/state.js';
 import { foldEvent } from './fold-event.js';
-
-/** The start of a log with no `emotions.loaded` (or a Redis with no snapshot): the defaults, at the epoch (no clock in a replay). */
-export const REPLAY_START = defaultState(new Date(0).toISOString());
 
 /** A log with nothing that sets a state: replaying it would only print the defaults, dated 1970. */
 export class NothingToReplayError extends Error {
@@ -13,10 +9,10 @@ export class NothingToReplayError extends Error {
 
 /**
  * Folds events into the final state, exactly as the live actors changed it. Rejects with a
- * {@link NothingToReplayError} when no event sets a state (`emotions.loaded`, `chat.committed`,
- * `emotions.drifted`), an empty log among them.
+ * {@link NothingToReplayError} when no event sets a state (`emotions.loaded`, `mood.changed`, or
+ * an older log's `chat.committed` and `emotions.drifted`), an empty log among them.
  */
-export async function replayEvents(events: AsyncIterable<BusEvent> | Iterable<BusEvent>): Promise<EmotionState> {
+export async function replayEvents(events: AsyncIterable<LoggedEvent> | Iterable<LoggedEvent>): Promise<EmotionState> {
   let state = REPLAY_START;
   let count = 0;
   let folded = false;
@@ -28,7 +24,7 @@ export async function replayEvents(events: AsyncIterable<BusEvent> | Iterable<Bu
   }
   if (count === 0) throw new NothingToReplayError('the log holds no events');
   if (!folded) {
-    throw new NothingToReplayError(`none of its ${count} events sets a state (emotions.loaded, chat.committed or emotions.drifted)`);
+    throw new NothingToReplayError(`none of its ${count} events sets a state (emotions.loaded or mood.changed)`);
   }
   return state;
 }

@@ -11,14 +11,12 @@ import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { sameProvider } from '../providers/validate-key.js';
-import { avatarActor } from './avatar-actor.js';
 import { chatActor } from './chat-actor.js';
 import { dialogueActor, dialogueWatch } from './dialogue-actor.js';
 import { driftActor } from './drift-actor.js';
 import { emotionsActor } from './emotions-actor.js';
 import { frontDesk } from './front-desk.js';
 import { persistenceActor } from './persistence-actor.js';
-import { sentimentActor } from './sentiment-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
 
 /**
@@ -85,8 +83,8 @@ function primaryModels(config: ChatConfig): string[] {
 
 /**
  * The system machine (seed 000, "States and transitions"). `initializing` waits for START, then
- * stage 1 starts the four critical components in parallel; stage 2 starts the chat object, the
- * dialogue, the avatar and the drift; then `ready`. A missing key is `keyMissing` (still serving
+ * stage 1 starts the four critical components in parallel; stage 2 starts persistence, the mood's
+ * owner (emotions), the chat object, the dialogue and the drift; then `ready`. A missing key is `keyMissing` (still serving
  * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
  * is `failed`: one detailed log line, the state flushed when there is one to flush, and exit status 1.
  *
@@ -145,11 +143,9 @@ export function createSystemMachine(services: SystemServices) {
       probeSentimentAnalyzer,
       validateKey,
       persistence: persistenceActor,
-      sentiment: sentimentActor,
       emotions: emotionsActor,
       chat: chatActor,
       dialogue: dialogueActor,
-      avatar: avatarActor,
       drift: driftActor,
       dialogueWatch,
       flushState,
@@ -341,7 +337,7 @@ export function createSystemMachine(services: SystemServices) {
             onDone: [{ guard: 'anyKeyMissing', target: '#chatSystem.keyMissing' }, { target: 'stage2' }],
           },
           stage2: {
-            description: 'Stage 2: the actors start (persistence, sentiment, emotions, chat, dialogue, avatar, drift).',
+            description: 'Stage 2: the actors start (persistence, emotions, chat, dialogue, drift).',
             entry: [
               spawnChild('persistence', {
                 id: 'persistence',
@@ -354,11 +350,10 @@ export function createSystemMachine(services: SystemServices) {
                   scheduler: services.scheduler,
                 }),
               }),
-              spawnChild('sentiment', { id: 'sentiment', systemId: 'sentiment', input: () => ({ bus: services.bus }) }),
               spawnChild('emotions', {
                 id: 'emotions',
                 systemId: 'emotions',
-                input: ({ context }) => ({ bus: services.bus, initial: context.store!.state.emotions, ledger: services.ledger }),
+                input: ({ context }) => ({ bus: services.bus, initial: context.store!.state, ledger: services.ledger }),
               }),
               spawnChild('chat', {
                 id: 'chat',
@@ -384,11 +379,6 @@ export function createSystemMachine(services: SystemServices) {
                 }),
               }),
               spawnChild('dialogueWatch', { id: 'dialogueWatch', input: () => ({ bus: services.bus }) }),
-              spawnChild('avatar', {
-                id: 'avatar',
-                systemId: 'avatar',
-                input: ({ context }) => ({ bus: services.bus, initial: context.store!.state }),
-              }),
               spawnChild('drift', {
                 id: 'drift',
                 systemId: 'drift',

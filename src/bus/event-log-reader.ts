@@ -2,7 +2,11 @@ import { createReadStream } from 'node:fs';
 import type { TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
-import { EVENT_SCHEMAS, isEventType, type BusEvent, type EventType } from './events.js';
+import { EVENT_SCHEMAS, isEventType, type BusEvent } from './events.js';
+import { LEGACY_EVENT_SCHEMAS, isLegacyEventType, type LegacyEvent } from './legacy-events.js';
+
+/** What a log holds: the catalogue's events, and in logs written before `mood.changed`, the old ones. */
+export type LoggedEvent = BusEvent | LegacyEvent;
 
 /** A line of an event log that is not an event, named by its 1-based number. */
 export class EventLogLineError extends Error {
@@ -26,27 +30,34 @@ export interface ReadEventLogOptions {
   readonly onTruncatedTail?: (line: number) => void;
 }
 
-/** One compiled validator per event type, compiled once, when a log first holds that type. */
-const validators = new Map<EventType, Validator>();
+/** One compiled validator per schema, compiled once, when a log first holds its type. */
+const validators = new Map<TSchema, Validator>();
 
-function validatorFor(type: EventType): Validator {
-  let validator = validators.get(type);
+function validatorFor(schema: TSchema): Validator {
+  let validator = validators.get(schema);
   if (validator === undefined) {
-    validator = Compile(EVENT_SCHEMAS[type] as TSchema);
-    validators.set(type, validator);
+    validator = Compile(schema);
+    validators.set(schema, validator);
   }
   return validator;
+}
+
+/** The schemas a line of this type may match: the current one first, then the old shape. */
+function schemasOf(type: unknown): TSchema[] {
+  return [isEventType(type) ? EVENT_SCHEMAS[type] : undefined, isLegacyEventType(type) ? LEGACY_EVENT_SCHEMAS[type] : undefined].filter(
+    (schema) => schema !== undefined,
+  );
 }
 
 /** Checks one parsed line; returns why it is not an event (naming its type and field), or undefined. */
 function problemWith(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
   const { type } = value as { type?: unknown };
-  if (!isEventType(type)) return `unknown event type ${JSON.stringify(type)}`;
-  const validator = validatorFor(type);
-  if (validator.Check(value)) return undefined;
-  const [first] = validator.Errors(value);
-  return `${type}: ${describeSchemaError(first)}`;
+  const schemas = schemasOf(type);
+  if (schemas.length === 0) return `unknown event type ${JSON.stringify(type)}`;
+  if (schemas.some((schema) => validatorFor(schema).Check(value))) return undefined;
+  const [first] = validatorFor(schemas[0]!).Errors(value);
+  return `${String(type)}: ${describeSchemaError(first)}`;
 }
 
 /** `/deltas/joy: expected number`, `/deltas: required`: the field by its JSON pointer, and what is wrong. */
@@ -62,7 +73,7 @@ function describeSchemaError(error: TLocalizedValidationError | undefined): stri
   return `${at}: ${error.message}`;
 }
 
-function parseLine(file: string, number: number, text: string): BusEvent {
+function parseLine(file: string, number: number, text: string): LoggedEvent {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -71,11 +82,11 @@ function parseLine(file: string, number: number, text: string): BusEvent {
   }
   const problem = problemWith(value);
   if (problem) throw new EventLogLineError(file, number, problem);
-  return value as BusEvent;
+  return value as LoggedEvent;
 }
 
 /** Yields the events of a JSONL event log in order, streaming. Blank lines are skipped. */
-export async function* readEventLog(file: string, options: ReadEventLogOptions = {}): AsyncGenerator<BusEvent> {
+export async function* readEventLog(file: string, options: ReadEventLogOptions = {}): AsyncGenerator<LoggedEvent> {
   let pending = '';
   let number = 0;
   for await (const chunk of createReadStream(file, { encoding: 'utf8' })) {

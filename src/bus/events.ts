@@ -11,19 +11,25 @@
  * how the actors talk to one another, and what a replay folds over.
  */
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
-import { AvatarShapeSchema, EmotionDeltasSchema, EmotionsSchema, SentimentSchema } from '../emotions/schemas.js';
+import {
+  AvatarShapeSchema,
+  EmotionStateSchema,
+  EmotionsSchema,
+  Iso8601Schema,
+  MoodChangeSchema,
+  SentimentSchema,
+} from '../emotions/schemas.js';
 
-export type { EmotionDeltas } from '../emotions/emotions.js';
+export type { EmotionDeltas, MoodChange } from '../emotions/emotions.js';
 
 /** An event's schema: its `type`, the ISO 8601 time `at` the bus accepted it, and its own fields. */
-function Event<T extends string, P extends TProperties>(type: T, properties: P) {
-  return Type.Object({ type: Type.Literal(type), at: Type.String({ format: 'date-time' }), ...properties });
+export function Event<T extends string, P extends TProperties>(type: T, properties: P) {
+  return Type.Object({ type: Type.Literal(type), at: Iso8601Schema, ...properties });
 }
 
 /** Requests and their replies share it. */
 const correlationId = Type.String();
 const optionalCorrelationId = Type.Optional(correlationId);
-const Iso8601 = Type.String({ format: 'date-time' });
 
 /** Phases of the system machine, as clients see them (`failed` ends the process). */
 export const SystemPhaseSchema = Type.Enum(['initializing', 'ready', 'keyMissing', 'failed']);
@@ -87,16 +93,6 @@ export type ChatRequested = Readonly<Static<typeof ChatRequestedSchema>>;
 export const ChatAcceptedSchema = Event('chat.accepted', ChatMessageFields);
 export type ChatAccepted = Readonly<Static<typeof ChatAcceptedSchema>>;
 
-/**
- * A chat whose reply is there took effect: the mood ledger delivered its change (decay, then this
- * sentiment). Published by the emotions actor as the ledger delivers it; a replay folds it.
- */
-export const ChatCommittedSchema = Event('chat.committed', {
-  correlationId,
-  sentiment: SentimentSchema,
-});
-export type ChatCommitted = Readonly<Static<typeof ChatCommittedSchema>>;
-
 export const ChatRepliedSchema = Event('chat.replied', {
   correlationId,
   response: Type.String(),
@@ -132,14 +128,8 @@ export type ChatRejected = Readonly<Static<typeof ChatRejectedSchema>>;
 export const StatusRequestedSchema = Event('status.requested', { correlationId });
 export type StatusRequested = Readonly<Static<typeof StatusRequestedSchema>>;
 
-/** The fields of the emotion state (`EmotionState`), as the status report and the loaded state carry them. */
-const EmotionStateFields = {
-  emotions: EmotionsSchema,
-  avatarShape: AvatarShapeSchema,
-  sentiment: SentimentSchema,
-  /** ISO 8601 time the avatar state last changed. */
-  lastUpdated: Iso8601,
-};
+/** The fields of the emotion state (`EmotionState`), as the status report, the loaded state and each mood change carry them. */
+const EmotionStateFields = EmotionStateSchema.properties;
 
 /** Everything the read-only endpoints show, answered in every phase. */
 export const StatusReportedSchema = Event('status.reported', { correlationId, phase: SystemPhaseSchema, ...EmotionStateFields });
@@ -154,48 +144,32 @@ export const EmotionsLoadedSchema = Event('emotions.loaded', {
 });
 export type EmotionsLoaded = Readonly<Static<typeof EmotionsLoadedSchema>>;
 
-/** An accepted message's sentiment. It changes nothing until its chat is committed (`chat.committed`). */
+/**
+ * An accepted message's sentiment, and the emotions it would make (the current mood, decayed, with
+ * this sentiment) for the dialogue's prompt. A preview: nothing changes until the chat's reply is
+ * there and the mood ledger delivers its change (`mood.changed`).
+ */
 export const SentimentAnalyzedSchema = Event('sentiment.analyzed', {
   correlationId,
   sentiment: SentimentSchema,
   /** The analyser's raw score (AFINN sum), kept for the log. */
   score: Type.Number(),
+  preview: EmotionsSchema,
 });
 export type SentimentAnalyzed = Readonly<Static<typeof SentimentAnalyzedSchema>>;
 
 /**
- * The emotions as an accepted message would make them (the current state, decayed, with its
- * sentiment), for the dialogue's prompt. A preview: nothing changes until the chat is committed.
+ * The mood changed: the mood ledger delivered one change (a committed chat, a drift tick, or a
+ * shared snapshot), the mood actor folded it (`foldMoodChange`), and this is the change with the
+ * whole state after it. The one event that carries a change of the mood: the front desk, the
+ * chat, the dialogue, persistence, a replica's ledger and a replay read it, none recomputes it.
+ * `at` is the change's time, which is also the state's `lastUpdated` (a snapshot keeps its own).
  */
-export const EmotionsPreviewedSchema = Event('emotions.previewed', {
-  correlationId,
-  emotions: EmotionsSchema,
+export const MoodChangedSchema = Event('mood.changed', {
+  change: MoodChangeSchema,
+  ...EmotionStateFields,
 });
-export type EmotionsPreviewed = Readonly<Static<typeof EmotionsPreviewedSchema>>;
-
-/**
- * One random drift tick took effect: the mood ledger delivered it. Carries its deltas so that a
- * replay applies the same change; `at` is the tick's time.
- */
-export const EmotionsDriftedSchema = Event('emotions.drifted', { deltas: EmotionDeltasSchema });
-export type EmotionsDrifted = Readonly<Static<typeof EmotionsDriftedSchema>>;
-
-/** Stamped with the `at` of the event that caused it, so a replay derives the same times. */
-export const EmotionsChangedSchema = Event('emotions.changed', {
-  emotions: EmotionsSchema,
-  cause: Type.Enum(['loaded', 'chat', 'drift']),
-  correlationId: optionalCorrelationId,
-});
-export type EmotionsChanged = Readonly<Static<typeof EmotionsChangedSchema>>;
-
-export const AvatarChangedSchema = Event('avatar.changed', {
-  avatarShape: AvatarShapeSchema,
-  sentiment: SentimentSchema,
-  lastUpdated: Iso8601,
-  /** The chat request whose message caused the change, if any. */
-  correlationId: optionalCorrelationId,
-});
-export type AvatarChanged = Readonly<Static<typeof AvatarChangedSchema>>;
+export type MoodChanged = Readonly<Static<typeof MoodChangedSchema>>;
 
 // ── dialogue and persistence ────────────────────────────────────────────────
 export const DialogueRepliedSchema = Event('dialogue.replied', {
@@ -249,15 +223,11 @@ export const EVENT_SCHEMAS = {
   'chat.accepted': ChatAcceptedSchema,
   'chat.replied': ChatRepliedSchema,
   'chat.rejected': ChatRejectedSchema,
-  'chat.committed': ChatCommittedSchema,
   'status.requested': StatusRequestedSchema,
   'status.reported': StatusReportedSchema,
   'emotions.loaded': EmotionsLoadedSchema,
   'sentiment.analyzed': SentimentAnalyzedSchema,
-  'emotions.previewed': EmotionsPreviewedSchema,
-  'emotions.drifted': EmotionsDriftedSchema,
-  'emotions.changed': EmotionsChangedSchema,
-  'avatar.changed': AvatarChangedSchema,
+  'mood.changed': MoodChangedSchema,
   'dialogue.replied': DialogueRepliedSchema,
   'dialogue.failed': DialogueFailedSchema,
   'dialogue.unavailable': DialogueUnavailableSchema,

@@ -1,7 +1,14 @@
 import type { Static } from 'typebox';
 // Type-only: the schemas (typebox's builder, some 370 modules) load only where events are validated,
 // not on the way to `hub serve`'s first answer; the types below are still derived from them.
-import type { AvatarShapeSchema, EmotionDeltasSchema, EmotionsSchema, SentimentSchema } from './schemas.js';
+import type {
+  AvatarShapeSchema,
+  EmotionDeltasSchema,
+  EmotionStateSchema,
+  EmotionsSchema,
+  MoodChangeSchema,
+  SentimentSchema,
+} from './schemas.js';
 
 /** The five emotions of the avatar, in the order the page draws their bars. */
 export const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'] as const;
@@ -32,6 +39,16 @@ export type Sentiment = Readonly<Static<typeof SentimentSchema>>;
 
 /** Signed changes applied to each emotion by one drift tick. */
 export type EmotionDeltas = Readonly<Static<typeof EmotionDeltasSchema>>;
+
+/** Everything the service remembers across restarts: numbers and labels, never user text. */
+export type EmotionState = Readonly<Static<typeof EmotionStateSchema>>;
+
+/**
+ * One change of the mood: a processed chat (decay, then its sentiment), a drift tick (its deltas),
+ * or a shared snapshot taken whole. Only these change the emotions; folding them in ledger order
+ * (`foldMoodChange`) gives the state.
+ */
+export type MoodChange = Readonly<Static<typeof MoodChangeSchema>>;
 
 // Each object schema names every emotion; this fails to compile when EMOTION_NAMES and they drift apart.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

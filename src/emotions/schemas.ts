@@ -20,7 +20,30 @@ export const SentimentSchema = Type.Object({
   negative: Level,
 });
 
-const Delta = Type.Number();
+/** One emotion's change by a drift tick: a tick draws ±0.05, and no change can move a value by more than 1. */
+const Delta = Type.Number({ minimum: -1, maximum: 1 });
 
 /** JSON schema of `EmotionDeltas`: every emotion's change is there. */
 export const EmotionDeltasSchema = Type.Object({ joy: Delta, sadness: Delta, anger: Delta, fear: Delta, curiosity: Delta });
+
+/** An ISO 8601 time, as the bus stamps events and the state records its last change. */
+export const Iso8601Schema = Type.String({ format: 'date-time' });
+
+/** JSON schema of `EmotionState`: the emotions, the avatar's shape, the last sentiment, the time of the last change. */
+export const EmotionStateSchema = Type.Object({
+  emotions: EmotionsSchema,
+  avatarShape: AvatarShapeSchema,
+  sentiment: SentimentSchema,
+  lastUpdated: Iso8601Schema,
+});
+
+/**
+ * JSON schema of `MoodChange`, one change of the mood: a committed chat (decay, then its
+ * message's sentiment), a drift tick (its deltas), or a whole state taken from elsewhere (a
+ * shared snapshot a replica adopts). `at` is when it took effect.
+ */
+export const MoodChangeSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('chat'), correlationId: Type.String(), sentiment: SentimentSchema, at: Iso8601Schema }),
+  Type.Object({ kind: Type.Literal('drift'), deltas: EmotionDeltasSchema, at: Iso8601Schema }),
+  Type.Object({ kind: Type.Literal('snapshot'), state: EmotionStateSchema, at: Iso8601Schema }),
+]);

@@ -1,17 +1,8 @@
 import { chooseShape } from './avatar.js';
-import type { AvatarShape, Emotions, Sentiment } from './emotions.js';
-import type { MoodChange } from '../mood/mood-ledger.js';
+import type { EmotionState, Emotions, MoodChange, Sentiment } from './emotions.js';
 import { DEFAULT_EMOTIONS, applyDrift, processMessage } from './model.js';
 
-/** Everything the service remembers across restarts: numbers and labels, never user text. */
-export interface EmotionState {
-  readonly emotions: Emotions;
-  readonly avatarShape: AvatarShape;
-  /** The last analysed message's sentiment. */
-  readonly sentiment: Sentiment;
-  /** ISO 8601 time the state last changed. */
-  readonly lastUpdated: string;
-}
+export type { EmotionState, MoodChange } from './emotions.js';
 
 export const NEUTRAL_SENTIMENT: Sentiment = { sentiment: 'neutral', positive: 0, negative: 0 };
 
@@ -31,12 +22,20 @@ export function advanceAvatar(state: EmotionState, emotions: Emotions, at: strin
 
 /**
  * The state after one ledger change: a chat decays the emotions and applies its sentiment, a
- * drift adds its deltas; the avatar follows. Pure, so every replica folding the same ledger in
- * the same order holds the same state, and a replay of the ledger reproduces it.
+ * drift adds its deltas, and the avatar follows; a snapshot is the state it carries. Pure, so
+ * every replica folding the same ledger in the same order holds the same state, and a replay of
+ * the ledger reproduces it. The one place the mood is computed.
  */
 export function foldMoodChange(state: EmotionState, change: MoodChange): EmotionState {
-  if (change.kind === 'chat') {
-    return advanceAvatar({ ...state, sentiment: change.sentiment }, processMessage(state.emotions, change.sentiment), change.at);
+  switch (change.kind) {
+    case 'chat':
+      return advanceAvatar({ ...state, sentiment: change.sentiment }, processMessage(state.emotions, change.sentiment), change.at);
+    case 'drift':
+      return advanceAvatar(state, applyDrift(state.emotions, change.deltas), change.at);
+    case 'snapshot':
+      return change.state;
   }
-  return advanceAvatar(state, applyDrift(state.emotions, change.deltas), change.at);
 }
+
+/** Where a replay with nothing to start from begins (a log with no `emotions.loaded`, a Redis with no snapshot): the defaults, at the epoch, since a replay has no clock. */
+export const REPLAY_START = defaultState(new Date(0).toISOString());

@@ -1,13 +1,7 @@
-import type { EmotionDeltas, Sentiment } from '../emotions/emotions.js';
+import type { MoodChange } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
 
-/**
- * One change of the shared mood: a processed chat (decay, then its sentiment) or a drift tick
- * (its deltas). Only these change the emotions; folding them in ledger order gives the state.
- */
-export type MoodChange =
-  | { readonly kind: 'chat'; readonly correlationId: string; readonly sentiment: Sentiment; readonly at: string }
-  | { readonly kind: 'drift'; readonly deltas: EmotionDeltas; readonly at: string };
+export type { MoodChange } from '../emotions/emotions.js';
 
 /** A replied chat's exchange: what a ledger that keeps the conversations commits with the chat's change. */
 export interface ChatExchange {

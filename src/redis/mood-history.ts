@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
-import { REPLAY_START } from '../actors/replay.js';
-import { foldMoodChange } from '../emotions/state.js';
+import { foldMoodChange, REPLAY_START } from '../emotions/state.js';
 import type { RedisKeys } from './keys.js';
-import { decodeMoodEntry, STREAM_START, type MoodEntry } from './mood-entry.js';
+import { decodeMoodEntry, STREAM_START, type MoodEntry, type StreamPosition } from './mood-entry.js';
 import { loadMoodSnapshot, type MoodSnapshot } from './mood-snapshot.js';
 
 /** Entries read per XRANGE while catching up. */
@@ -17,15 +16,20 @@ export class MoodStreamGapError extends Error {
   override readonly name = 'MoodStreamGapError';
 }
 
-/** Applies the entry that follows `snapshot`; any other entry is a gap (MoodStreamGapError). */
-export function advance(snapshot: MoodSnapshot, entry: MoodEntry): MoodSnapshot {
-  const expected = snapshot.position.seq + 1;
+/** Checks that `entry` is the one that follows `position`; any other entry is a gap (MoodStreamGapError). */
+export function expectNext(position: StreamPosition, entry: MoodEntry): void {
+  const expected = position.seq + 1;
   if (entry.position.seq !== expected) {
     throw new MoodStreamGapError(
-      `the mood stream went from entry ${snapshot.position.seq} to entry ${entry.position.seq} (${entry.position.id}): ` +
+      `the mood stream went from entry ${position.seq} to entry ${entry.position.seq} (${entry.position.id}): ` +
         'the entries between were trimmed before this replica applied them',
     );
   }
+}
+
+/** Folds the entry that follows `snapshot` into it; any other entry is a gap (MoodStreamGapError). */
+export function advance(snapshot: MoodSnapshot, entry: MoodEntry): MoodSnapshot {
+  expectNext(snapshot.position, entry);
   return { state: foldMoodChange(snapshot.state, entry.change), position: entry.position };
 }
 

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import type { Subscription } from 'rxjs';
+import type { Bus } from '../bus/bus.js';
 import type { EmotionState } from '../emotions/state.js';
 import type { MoodChange, MoodLedger } from '../mood/mood-ledger.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
@@ -7,8 +9,8 @@ import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, unavailable, whenReady } from './connection.js';
 import { RedisUnavailableError } from './errors.js';
 import type { RedisKeys } from './keys.js';
-import { advance, catchUp } from './mood-history.js';
-import { decodeMoodEntry, encodeMoodChange } from './mood-entry.js';
+import { catchUp, expectNext } from './mood-history.js';
+import { decodeMoodEntry, encodeMoodChange, type MoodEntry, type StreamPosition } from './mood-entry.js';
 import { DEFAULT_STREAM_RETENTION_MS, loadMoodSnapshot, saveMoodSnapshot, seedMoodSnapshot, type MoodSnapshot } from './mood-snapshot.js';
 
 /** As the emotions file: changes within this window become one snapshot write. */
@@ -37,6 +39,8 @@ export interface RedisMoodLedgerOptions {
   readonly reader: Redis;
   readonly keys: RedisKeys;
   readonly logger: Logger;
+  /** Where the mood's owner publishes `mood.changed`: the state after each delivered entry, which the snapshot saves. */
+  readonly bus: Pick<Bus, 'on'>;
   /** The state to start from when Redis holds none yet (the first replica's emotions file, or the defaults); read only then. */
   readonly seed: () => Promise<EmotionState>;
   readonly clock?: Clock;
@@ -50,14 +54,22 @@ export interface RedisMoodLedgerOptions {
 
 /**
  * The mood ledger shared by replicas: one Redis stream. `append` numbers and adds an entry;
- * every replica reads the stream from the last entry it applied (XREAD BLOCK), so each entry is
- * delivered once, in stream order, also across reconnects. The state the entries fold to is saved
- * as a snapshot (coalesced) that a starting replica loads before reading the stream after it.
+ * every replica reads the stream from the last entry it delivered (XREAD BLOCK), so each entry is
+ * delivered once, in stream order, also across reconnects. The mood's owner folds each delivered
+ * change and publishes the state after it (`mood.changed`); the ledger saves that state, with the
+ * entry's position, as a snapshot (coalesced) that a starting replica loads before reading the
+ * stream after it. It folds nothing itself once running: only the catch-up at start does.
  */
 export class RedisMoodLedger implements MoodLedger {
   readonly #options: RedisMoodLedgerOptions;
   readonly #subscribers = new Set<(change: MoodChange) => void>();
   readonly #stop = new AbortController();
+  readonly #moods: Subscription;
+  /** The last entry delivered: where the stream is read from. */
+  #position: StreamPosition;
+  /** The entry being delivered, whose `mood.changed` the snapshot waits for. */
+  #delivering: StreamPosition | undefined;
+  /** The state after the last entry the mood's owner folded, and that entry's position: what a snapshot saves. */
   #current: MoodSnapshot;
   #following = false;
   #snapshotTimer: NodeJS.Timeout | undefined;
@@ -67,6 +79,15 @@ export class RedisMoodLedger implements MoodLedger {
   private constructor(options: RedisMoodLedgerOptions, start: MoodSnapshot) {
     this.#options = options;
     this.#current = start;
+    this.#position = start.position;
+    this.#moods = options.bus.on('mood.changed').subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => {
+      if (this.#delivering === undefined) return;
+      this.#current = { state: { emotions, avatarShape, sentiment, lastUpdated }, position: this.#delivering };
+      this.#snapshotTimer ??= setTimeout(() => {
+        this.#snapshotTimer = undefined;
+        this.#saveSnapshot();
+      }, this.#options.snapshotWindowMs ?? DEFAULT_SNAPSHOT_WINDOW_MS);
+    });
   }
 
   /** Loads the snapshot (saving `seed` as the first one if there is none) and the stream after it. */
@@ -86,7 +107,7 @@ export class RedisMoodLedger implements MoodLedger {
     }
   }
 
-  /** The state after every change delivered so far: what the actors start from. */
+  /** The state after every change folded so far: at start, what the actors start from. */
   get state(): EmotionState {
     return this.#current.state;
   }
@@ -118,6 +139,7 @@ export class RedisMoodLedger implements MoodLedger {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#stop.abort();
+      this.#moods.unsubscribe();
       clearTimeout(this.#snapshotTimer);
       this.#saveSnapshot();
       await this.#saving;
@@ -133,15 +155,7 @@ export class RedisMoodLedger implements MoodLedger {
     while (!signal.aborted) {
       let reply: [string, [string, string[]][]][] | null;
       try {
-        reply = (await reader.xread(
-          'COUNT',
-          PAGE,
-          'BLOCK',
-          BLOCK_MS,
-          'STREAMS',
-          keys.moodStream,
-          this.#current.position.id,
-        )) as typeof reply;
+        reply = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', keys.moodStream, this.#position.id)) as typeof reply;
         failing = false;
       } catch (error) {
         // A lost connection is logged by the connection and reconnects by itself; anything else
@@ -164,8 +178,10 @@ export class RedisMoodLedger implements MoodLedger {
     }
   }
 
-  #deliver(entry: ReturnType<typeof decodeMoodEntry>): void {
-    this.#current = advance(this.#current, entry);
+  #deliver(entry: MoodEntry): void {
+    expectNext(this.#position, entry);
+    this.#position = entry.position;
+    this.#delivering = entry.position;
     for (const apply of this.#subscribers) {
       try {
         apply(entry.change);
@@ -173,10 +189,7 @@ export class RedisMoodLedger implements MoodLedger {
         this.#options.logger.error({ err: error, entry: entry.position.id }, 'a mood ledger subscriber failed');
       }
     }
-    this.#snapshotTimer ??= setTimeout(() => {
-      this.#snapshotTimer = undefined;
-      this.#saveSnapshot();
-    }, this.#options.snapshotWindowMs ?? DEFAULT_SNAPSHOT_WINDOW_MS);
+    this.#delivering = undefined;
   }
 
   /** Queues a save of the current state; a failure is logged, the next change saves again. */

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Bus } from '../bus/bus.js';
 import type { ChatConfig, RedisConfig } from '../config/chat-config.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';
@@ -24,6 +25,8 @@ export interface Replica {
 
 export interface JoinOptions {
   readonly redis: RedisConfig;
+  /** Where the mood's owner publishes `mood.changed`, which the ledger's snapshot follows. */
+  readonly bus: Pick<Bus, 'on'>;
   readonly config: Pick<ChatConfig, 'emotionsFile' | 'sessionIdleMs'>;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -38,7 +41,7 @@ export interface JoinOptions {
  * RedisUnavailableError naming the URL without its password, and nothing left open.
  */
 export async function joinReplicas(options: JoinOptions): Promise<Replica> {
-  const { redis, config, logger, clock } = options;
+  const { redis, config, logger, clock, bus } = options;
   const opened: Redis[] = [];
   try {
     const client = await connectRedis(redis.url, { name: 'commands', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS });
@@ -49,7 +52,7 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
     const seed = async (): Promise<EmotionState> =>
       (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
-    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, seed, clock, onFailure: options.onFailure });
+    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock, onFailure: options.onFailure });
     const sharedState = ledger.state;
     logger.info(
       { redis: withoutCredentials(redis.url), prefix: redis.prefix },

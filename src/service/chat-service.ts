@@ -73,11 +73,17 @@ async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
  * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations
  * and drift lease replace the in-process ones. Loaded only then, so one process alone needs no Redis client.
  */
-async function joinReplicasOf(config: ChatConfig, logger: Logger, clock: Clock, onFailure: () => void): Promise<Replica | undefined> {
+async function joinReplicasOf(
+  config: ChatConfig,
+  bus: Bus,
+  logger: Logger,
+  clock: Clock,
+  onFailure: () => void,
+): Promise<Replica | undefined> {
   if (config.redis === undefined) return undefined;
   const { joinReplicas } = await import('../redis/replica.js');
   try {
-    return await joinReplicas({ redis: config.redis, config, logger, clock, onFailure });
+    return await joinReplicas({ redis: config.redis, bus, config, logger, clock, onFailure });
   } catch (error) {
     throw new ServiceStartError(`REDIS_URL: ${(error as Error).message}`, { cause: error });
   }
@@ -115,7 +121,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   let embedded: EmbeddedStore | undefined;
   try {
     // A replica that can no longer follow the shared mood ends like a failed component: exit 1.
-    replica = await joinReplicasOf(config, logger, clock, () => exit(1));
+    replica = await joinReplicasOf(config, bus, logger, clock, () => exit(1));
     if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
       embedded = await openEmbeddedOf(config, clock);
     }

@@ -8,7 +8,7 @@ import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { systemPrompt } from '../../src/actors/dialogue-actor.js';
-import { START, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
+import { START, completion, correlationOf, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 
@@ -190,8 +190,7 @@ t.test('the secondary model failing: rejection, nothing changed, state flushed, 
   t.equal(await exited, 1);
   const order = events.map((e) => e.type);
   t.ok(order.indexOf('chat.rejected') < order.indexOf('persistence.saved'), 'the rejection goes out before the flush');
-  t.same(ofType(events, 'emotions.changed'), [], 'the failed chat moved nothing');
-  t.same(ofType(events, 'chat.committed'), []);
+  t.same(ofType(events, 'mood.changed'), [], 'the failed chat moved nothing');
   const saved = JSON.parse(readFileSync(file, 'utf8')) as { emotions: object; avatar: { lastUpdated: string } };
   t.same(saved.emotions, DEFAULT_EMOTIONS, 'the state as it was is on disk');
   t.equal(saved.avatar.lastUpdated, START);
@@ -213,29 +212,30 @@ t.test('an empty reply from the model counts as a failure', async (t) => {
   );
 });
 
-t.test('drift: every interval (virtual time) an emotions.drifted with its deltas changes the state', async (t) => {
+t.test('drift: every interval (virtual time) one mood.changed with its deltas changes the state', async (t) => {
   const { bus, events, advance, file } = await ready(t, { DRIFT_INTERVAL_MS: '10000' });
   advance(9_999);
-  t.equal(ofType(events, 'emotions.drifted').length, 0);
+  t.equal(ofType(events, 'mood.changed').length, 0);
   const thirdWrite = firstValueFrom(bus.on('persistence.saved').pipe(skip(2)));
   advance(1);
   advance(10_000);
   advance(10_000);
   advance(100);
-  const drifted = ofType(events, 'emotions.drifted');
+  const drifted = ofType(events, 'mood.changed');
   t.equal(drifted.length, 3, 'three ticks in 30 s');
   t.same(
-    drifted.map((e) => e.at),
-    ['2026-11-21T10:00:10.000Z', '2026-11-21T10:00:20.000Z', '2026-11-21T10:00:30.000Z'],
+    drifted.map((e) => [e.at, e.lastUpdated]),
+    ['2026-11-21T10:00:10.000Z', '2026-11-21T10:00:20.000Z', '2026-11-21T10:00:30.000Z'].map((at) => [at, at]),
   );
-  t.ok(drifted.every((e) => Object.values(e.deltas).every((d) => Math.abs(d) <= 0.05)));
+  t.ok(drifted.every(({ change }) => change.kind === 'drift' && Object.values(change.deltas).every((d) => Math.abs(d) <= 0.05)));
+  const last = drifted.at(-1)!;
   t.match(
-    ofType(events, 'emotions.changed').map((e) => e.cause),
-    ['drift', 'drift', 'drift'],
+    await status(bus),
+    { emotions: last.emotions, avatarShape: last.avatarShape, sentiment: last.sentiment, lastUpdated: last.lastUpdated },
+    'the front desk reports the state the event carries',
   );
-  t.same((await status(bus)).emotions, ofType(events, 'emotions.changed').at(-1)?.emotions);
   await thirdWrite;
-  t.same(JSON.parse(readFileSync(file, 'utf8')).emotions, ofType(events, 'emotions.changed').at(-1)?.emotions);
+  t.same(JSON.parse(readFileSync(file, 'utf8')).emotions, last.emotions);
 });
 
 t.test('a burst of changes is one coalesced write', async (t) => {
@@ -287,7 +287,7 @@ t.test('after stop the drift is over', async (t) => {
   const { system, events, advance } = await ready(t);
   await system.stop();
   advance(60_000);
-  t.equal(ofType(events, 'emotions.drifted').length, 0);
+  t.equal(ofType(events, 'mood.changed').length, 0);
 });
 
 t.test('a bug inside the machine is a failure like any other: one fatal line, exit 1', async (t) => {
@@ -325,10 +325,10 @@ t.test('concurrent chats each get the emotions their own message produced', asyn
   nock('http://llm.test').post('/v1/chat/completions').times(2).delay(20).reply(200, completion('ok'));
   const { bus, events } = await ready(t);
   const [happy, sad] = await Promise.all([chat(bus, 'I love it, wonderful'), chat(bus, 'I hate it, awful')]);
-  const changes = ofType(events, 'emotions.changed');
+  const changes = ofType(events, 'mood.changed');
   t.same((happy as { emotions: object }).emotions, changes[0]?.emotions);
   t.same((sad as { emotions: object }).emotions, changes[1]?.emotions);
-  t.not(changes[0]?.correlationId, changes[1]?.correlationId);
+  t.not(correlationOf(changes[0]), correlationOf(changes[1]));
 });
 
 t.test('the key-missing phase makes no provider call, whichever *_API_KEY is set, and says what to set', async (t) => {
@@ -403,7 +403,7 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
     reason: 'unavailable',
     error: /could not be recorded \(the stream is gone\)/,
   });
-  t.same(ofType(events, 'emotions.changed'), []);
+  t.same(ofType(events, 'mood.changed'), []);
   t.match(await status(bus), { emotions: DEFAULT_EMOTIONS, lastUpdated: START });
   t.same(exits, [], 'a ledger refusal is not a model failure');
 });
@@ -426,7 +426,7 @@ t.test('a chat whose conversation cannot be read is rejected as unavailable, bef
     error: 'The conversation could not be read (Redis is unavailable: cannot read the conversation); nothing changed. Please try again.',
   });
   t.same(ofType(events, 'dialogue.failed'), [], 'not a model failure');
-  t.same(ofType(events, 'emotions.changed'), []);
+  t.same(ofType(events, 'mood.changed'), []);
   t.same(exits, [], 'the service goes on');
 });
 
@@ -449,17 +449,17 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
   for (let i = 0; i < 100 && queued.length < 2; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
   t.equal(queued.length, 2, 'both replies are in, their changes appended');
   t.notOk(answered, 'no answer before the ledger delivers');
-  t.same(ofType(events, 'emotions.changed'), []);
+  t.same(ofType(events, 'mood.changed'), []);
   // Another replica's drift lands first: each chat applies to the state current when it is delivered.
   queued.unshift({ kind: 'drift', deltas: { joy: 0.1, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: START });
   deferred.deliver();
   const [happy, sad] = await Promise.all([first, second]);
-  const changes = ofType(events, 'emotions.changed');
+  const changes = ofType(events, 'mood.changed');
   t.same(
-    changes.map((e) => e.cause),
+    changes.map((e) => e.change.kind),
     ['drift', 'chat', 'chat'],
   );
-  const byId = new Map(changes.map((e) => [e.correlationId, e.emotions]));
+  const byId = new Map(changes.map((e) => [correlationOf(e), e.emotions]));
   t.same((happy as { emotions: object }).emotions, byId.get((happy as { correlationId: string }).correlationId));
   t.same((sad as { emotions: object }).emotions, byId.get((sad as { correlationId: string }).correlationId));
   t.same((sad as { emotions: object }).emotions, changes[2]?.emotions);
@@ -481,7 +481,7 @@ t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the
     error: /nothing changed. Please try again/,
   });
   t.match(await chat(bus, 'I am so sad'), { type: 'chat.rejected', reason: 'provider_timeout', error: /took too long/ });
-  t.same(ofType(events, 'emotions.changed'), []);
+  t.same(ofType(events, 'mood.changed'), []);
   t.equal(system.phase, 'ready');
   t.match(await chat(bus, 'hello again'), { type: 'chat.replied', response: 'Back again.' });
   t.same(exits, []);

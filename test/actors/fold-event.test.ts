@@ -26,7 +26,7 @@ t.test('emotions.loaded starts over from the loaded state', (t) => {
   t.end();
 });
 
-t.test('a committed chat and a drift tick change the emotions, the shape and last updated', (t) => {
+t.test('an old log: a committed chat and a drift tick change the emotions, the shape and last updated', (t) => {
   const start = defaultState('2026-01-01T00:00:00.000Z');
   const analyzed = foldEvent(start, { type: 'chat.committed', at, correlationId: 'c', sentiment: positive });
   t.same(analyzed.emotions, processMessage(DEFAULT_EMOTIONS, positive));
@@ -44,7 +44,10 @@ t.test('a committed chat and a drift tick change the emotions, the shape and las
 
 t.test('a message analysed but never committed (its chat failed) changes nothing', (t) => {
   const start = defaultState('2026-01-01T00:00:00.000Z');
-  t.equal(foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9 }), start);
+  t.equal(
+    foldEvent(start, { type: 'sentiment.analyzed', at, correlationId: 'c', sentiment: positive, score: 9, preview: DEFAULT_EMOTIONS }),
+    start,
+  );
   t.equal(
     foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processMessage(DEFAULT_EMOTIONS, positive) }),
     start,
@@ -63,5 +66,26 @@ t.test('a ledger change folds as its event does: a chat decays then applies its 
   t.same(drift.emotions, applyDrift(chat.emotions, deltas));
   t.same(drift.sentiment, sentiment, 'a drift keeps the last message’s sentiment');
   t.same(drift, foldEvent(chat, { type: 'emotions.drifted', deltas, at: '2026-11-23T09:00:10.000Z' }));
+  t.end();
+});
+
+t.test('mood.changed is taken as it is: the state after its change, as the mood owner folded it', (t) => {
+  const start = defaultState('2026-11-23T09:00:00.000Z');
+  const change = { kind: 'chat', correlationId: 'c', sentiment: positive, at } as const;
+  // A state no fold of `change` gives: the replay must not recompute it.
+  const after = {
+    emotions: { joy: 0.1, sadness: 0.2, anger: 0.3, fear: 0.4, curiosity: 0.5 },
+    avatarShape: 'Square',
+    sentiment: positive,
+    lastUpdated: at,
+  } as const;
+  t.same(foldEvent(start, { type: 'mood.changed', at, change, ...after }), after);
+  t.end();
+});
+
+t.test('a snapshot change is the state it carries', (t) => {
+  const start = defaultState('2026-11-23T09:00:00.000Z');
+  const state = { ...defaultState('2026-11-23T08:00:00.000Z'), avatarShape: 'Square' } as const;
+  t.equal(foldMoodChange(start, { kind: 'snapshot', state, at }), state);
   t.end();
 });

@@ -4,26 +4,35 @@ import nock from 'nock';
 import t from 'tap';
 import { replayEventLog, replayEvents } from '../../src/actors/replay.js';
 import { EventLog } from '../../src/bus/event-log.js';
-import { EventLogLineError } from '../../src/bus/event-log-reader.js';
-import type { BusEvent } from '../../src/bus/events.js';
+import { EventLogLineError, type LoggedEvent } from '../../src/bus/event-log-reader.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { completion, harness, modelList } from '../support/chat-system-harness.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'event-logs');
 
-function lastOf<T extends BusEvent['type']>(file: string, type: T, lines = Infinity): Extract<BusEvent, { type: T }> {
+function lastOf<T extends LoggedEvent['type']>(file: string, type: T, lines = Infinity): Extract<LoggedEvent, { type: T }> {
   const events = readFileSync(file, 'utf8')
     .split('\n')
     .slice(0, lines)
     .filter((line) => line.startsWith('{') && line.endsWith('}'))
-    .map((line) => JSON.parse(line) as BusEvent);
-  return events.filter((event) => event.type === type).at(-1) as Extract<BusEvent, { type: T }>;
+    .map((line) => JSON.parse(line) as LoggedEvent);
+  return events.filter((event) => event.type === type).at(-1) as Extract<LoggedEvent, { type: T }>;
 }
 
 t.test('a recorded session replays to exactly the state that run persisted', async (t) => {
   const state = await replayEventLog(join(fixtures, 'session.jsonl'));
   t.equal(serializeState(state), readFileSync(join(fixtures, 'session.emotions.json'), 'utf8'));
+});
+
+t.test('a log recorded before mood.changed (chats, drift ticks, a shutdown) replays to the state that run wrote', async (t) => {
+  // Recorded from the service as it was (EVENT_LOG set, 4 chats answered and one refused while initializing, drift every 400 ms, SIGTERM): its
+  // changes are chat.committed and emotions.drifted, with emotions.changed and avatar.changed.
+  const file = join(fixtures, 'recorded-before-mood-changed.jsonl');
+  const state = await replayEventLog(file);
+  t.equal(serializeState(state), readFileSync(join(fixtures, 'recorded-before-mood-changed.emotions.json'), 'utf8'));
+  t.same(state.emotions, lastOf(file, 'emotions.changed').emotions, 'the emotions the live actors had');
+  t.match(lastOf(file, 'avatar.changed'), { avatarShape: state.avatarShape, lastUpdated: state.lastUpdated });
 });
 
 t.test('a crash-truncated tail is skipped with a warning; the rest replays', async (t) => {

@@ -29,9 +29,9 @@ t.test('publish stamps `at` from the injected clock and keeps a given one', (t) 
   const bus = new Bus({ clock });
   const seen: BusEvent[] = [];
   bus.all().subscribe((event) => seen.push(event));
-  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  bus.publish({ type: 'persistence.saved', file: 'emotions.json' });
   clock.advance(1500);
-  bus.publish({ type: 'emotions.drifted', deltas: emotions, at: '2020-01-01T00:00:00.000Z' });
+  bus.publish({ type: 'persistence.saved', file: 'emotions.json', at: '2020-01-01T00:00:00.000Z' });
   t.equal(seen[0]?.at, '2026-11-21T10:00:00.000Z');
   t.equal(seen[1]?.at, '2020-01-01T00:00:00.000Z');
   t.end();
@@ -40,17 +40,17 @@ t.test('publish stamps `at` from the injected clock and keeps a given one', (t) 
 t.test('the object published is the event delivered, stamped in place; without followers, all() costs nothing', (t) => {
   const bus = new Bus({ clock: fixedClock('2026-11-21T10:00:00.000Z') });
   const seen: BusEvent[] = [];
-  bus.on('emotions.drifted').subscribe((event) => seen.push(event));
-  const input = { type: 'emotions.drifted', deltas: emotions } as const;
+  bus.on('persistence.saved').subscribe((event) => seen.push(event));
+  const input = { type: 'persistence.saved', file: 'emotions.json' } as const;
   const published = bus.publish(input);
   t.equal(published, input, 'publish returns the object it was given');
   t.equal(seen[0], input, 'subscribers get that same object');
   t.equal(published.at, '2026-11-21T10:00:00.000Z', 'with its time added');
   const all: BusEvent[] = [];
   const following = bus.all().subscribe((event) => all.push(event));
-  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  bus.publish({ type: 'persistence.saved', file: 'emotions.json' });
   following.unsubscribe();
-  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  bus.publish({ type: 'persistence.saved', file: 'emotions.json' });
   t.equal(all.length, 1, 'all() sees the events published while it is followed, and only those');
   t.equal(seen.length, 3, 'the typed stream sees every one');
   t.end();
@@ -60,7 +60,7 @@ t.test('on(type) sees only that type, typed', (t) => {
   const bus = new Bus();
   const loaded: string[] = [];
   bus.on('emotions.loaded').subscribe((event) => loaded.push(event.source));
-  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  bus.publish({ type: 'persistence.saved', file: 'emotions.json' });
   bus.publish({ type: 'emotions.loaded', emotions, ...loadedAvatar, source: 'file' });
   t.same(loaded, ['file']);
   t.end();
@@ -191,7 +191,7 @@ t.test('a closed bus refuses to publish and rejects requests', async (t) => {
   bus.close();
   bus.close();
   t.ok(completed);
-  t.throws(() => bus.publish({ type: 'emotions.drifted', deltas: emotions }), BusClosedError);
+  t.throws(() => bus.publish({ type: 'persistence.saved', file: 'emotions.json' }), BusClosedError);
   await t.rejects(bus.request({ type: 'status.requested' }, 'status.reported', 1000), BusClosedError);
 });
 

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { Bus } from '../../src/bus/bus.js';
 import { EventLog } from '../../src/bus/event-log.js';
-import { EventLogLineError, readEventLog } from '../../src/bus/event-log-reader.js';
-import type { BusEvent } from '../../src/bus/events.js';
+import { EventLogLineError, readEventLog, type LoggedEvent } from '../../src/bus/event-log-reader.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 
 const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
@@ -14,8 +13,8 @@ const loadedAvatar = {
   lastUpdated: '2026-11-21T09:00:00.000Z',
 } as const;
 
-async function collect(file: string, options = {}): Promise<BusEvent[]> {
-  const events: BusEvent[] = [];
+async function collect(file: string, options = {}): Promise<LoggedEvent[]> {
+  const events: LoggedEvent[] = [];
   for await (const event of readEventLog(file, options)) events.push(event);
   return events;
 }
@@ -29,11 +28,11 @@ t.test('every published event round-trips through the log, in order', async (t) 
   const published = [
     bus.publish({ type: 'emotions.loaded', emotions, ...loadedAvatar, source: 'defaults' }),
     bus.publish({ type: 'chat.requested', correlationId: 'a', session: 'visitor-a', message: 'I love this "quoted" line\nand a newline' }),
-    bus.publish({ type: 'emotions.drifted', deltas: { ...emotions, joy: -0.01 } }),
+    bus.publish({ type: 'persistence.saved', file: 'emotions.json' }),
   ];
   await log.close();
   await log.close();
-  bus.publish({ type: 'emotions.drifted', deltas: emotions });
+  bus.publish({ type: 'persistence.saved', file: 'emotions.json' });
   t.same(await collect(file), published, 'events after close are not written');
   t.equal(readFileSync(file, 'utf8').split('\n').length, 4, 'one line per event plus the final newline');
 });

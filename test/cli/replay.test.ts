@@ -3,14 +3,15 @@ import { runCommand } from '@oclif/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { REPLAY_START } from '../../src/actors/replay.js';
-import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
+import { Bus } from '../../src/bus/bus.js';
+import { defaultState, foldMoodChange, REPLAY_START } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood/mood-ledger.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../support/eventually.js';
+import { runMoodOwner } from '../support/mood-owner.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 import { ROOT } from '../support/built-cli.js';
 
@@ -90,7 +91,9 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
   const server = await startRedisServer(t);
   const keys = redisKeys('replay-test:');
   const seed = defaultState('2026-11-23T09:00:00.000Z');
+  const bus = new Bus();
   const ledger = await RedisMoodLedger.open({
+    bus,
     client: await redisClient(t, server.url),
     reader: await redisClient(t, server.url),
     keys,
@@ -100,8 +103,7 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
     onFailure: (error) => t.fail(error.message),
   });
   t.teardown(() => ledger.close());
-  const delivered: MoodChange[] = [];
-  ledger.subscribe((change) => delivered.push(change));
+  const delivered = runMoodOwner(t, bus, ledger, ledger.state);
   const changes: MoodChange[] = [
     {
       kind: 'chat',

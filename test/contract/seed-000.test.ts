@@ -125,7 +125,7 @@ t.test('startup order: the four critical components in parallel, then the rest, 
   }
   // Stage 2 runs only now: the drift ticks after ready, every 10 s by default.
   advance(10_000);
-  t.equal(events.filter((event) => event.type === 'emotions.drifted').length, 1, 'one drift tick at 10 s');
+  t.equal(events.filter((event) => event.type === 'mood.changed').length, 1, 'one drift tick at 10 s');
 });
 
 t.test('the page polls /api/avatar every 1 second by default, and redraws the bars from each reply', async (t) => {

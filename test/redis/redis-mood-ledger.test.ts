@@ -1,4 +1,5 @@
 import t from 'tap';
+import { Bus } from '../../src/bus/bus.js';
 import type { Test } from 'tap';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood/mood-ledger.js';
@@ -9,6 +10,7 @@ import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
 import { RedisMoodLedger, type RedisMoodLedgerOptions } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../support/eventually.js';
+import { runMoodOwner } from '../support/mood-owner.js';
 import { redisClient, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const SEED: EmotionState = defaultState('2026-11-23T09:00:00.000Z');
@@ -34,7 +36,9 @@ interface Replica {
 
 async function replica(t: Test, server: RedisServer, keys: RedisKeys, options: Partial<RedisMoodLedgerOptions> = {}): Promise<Replica> {
   const failures: Error[] = [];
+  const bus = new Bus();
   const ledger = await RedisMoodLedger.open({
+    bus,
     client: await redisClient(t, server.url, { commandTimeoutMs: 500 }),
     reader: await redisClient(t, server.url, { name: 'reader' }),
     keys,
@@ -46,8 +50,7 @@ async function replica(t: Test, server: RedisServer, keys: RedisKeys, options: P
     ...options,
   });
   t.teardown(() => ledger.close());
-  const seen: MoodChange[] = [];
-  ledger.subscribe((change) => seen.push(change));
+  const seen = runMoodOwner(t, bus, ledger, ledger.state);
   return { ledger, seen, failures };
 }
 
@@ -156,7 +159,13 @@ t.test('Redis stopped and started again: appends fail fast, then everything comm
       () => undefined,
     ),
   );
-  await b.ledger.append(drift(7));
+  // b's own connection reconnects in its own time: until then its append fails and changes nothing.
+  await eventually('b to be back', () =>
+    b.ledger.append(drift(7)).then(
+      () => true,
+      () => undefined,
+    ),
+  );
   await eventually('both to see seven changes', () => (a.seen.length === 7 && b.seen.length === 7 ? true : undefined));
   t.same(a.seen, b.seen);
   t.notOk(

@@ -106,5 +106,5 @@ t.test('a reply that arrives after the failure changes nothing', async (t) => {
   t.equal((await slow).status, 502);
   t.equal(await service.exited, 1);
   const events = readFileSync(join(service.dir, 'events.jsonl'), 'utf8');
-  t.notMatch(events, '"type":"chat.committed"', 'nothing was committed');
+  t.notMatch(events, '"type":"mood.changed"', 'nothing was committed');
 });

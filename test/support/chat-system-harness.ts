@@ -4,7 +4,7 @@ import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { Test } from 'tap';
 import { createChatSystem, type ChatSystem } from '../../src/actors/chat-system.js';
 import { Bus } from '../../src/bus/bus.js';
-import type { BusEvent } from '../../src/bus/events.js';
+import type { BusEvent, MoodChanged } from '../../src/bus/events.js';
 import { DEFAULT_MODEL, loadChatConfig } from '../../src/config/chat-config.js';
 import { buildApp } from '../../src/http/app.js';
 import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
@@ -129,6 +129,10 @@ export interface ReadyApp {
   readonly calls: string[];
   /** Exit codes the system asked for (none expected). */
   readonly exits: number[];
+  /** Every event on the bus so far. */
+  readonly events: BusEvent[];
+  /** Moves the virtual clock and scheduler on (see `Harness.advance`). */
+  advance(ms: number): void;
 }
 
 /**
@@ -139,7 +143,7 @@ export interface ReadyApp {
 export async function readyApp(t: Test, env: Record<string, string> = {}): Promise<ReadyApp> {
   const provider = standInProvider();
   const settings = { LLM_API_KEY: 'sk-test-robust', LLM_TIMEOUT_MS: '30000', ...env };
-  const { system, bus, exits } = harness(t, settings, t.testdir(), { fetch: provider.fetch, debug: false });
+  const { system, bus, exits, events, advance } = harness(t, settings, t.testdir(), { fetch: provider.fetch, debug: false });
   const app = await buildApp({
     bus,
     clock: fixedClock(START),
@@ -149,7 +153,7 @@ export async function readyApp(t: Test, env: Record<string, string> = {}): Promi
   t.teardown(() => app.close());
   system.start();
   if ((await system.settled()) !== 'ready') throw new Error('the chat system did not become ready');
-  return { app, calls: provider.calls, exits };
+  return { app, calls: provider.calls, exits, events, advance };
 }
 
 export function completion(content: string | null): object {
@@ -170,4 +174,9 @@ export function modelList(...ids: string[]): object {
 
 export function ofType<T extends BusEvent['type']>(events: BusEvent[], type: T): Extract<BusEvent, { type: T }>[] {
   return events.filter((event): event is Extract<BusEvent, { type: T }> => event.type === type);
+}
+
+/** The chat whose change a `mood.changed` carries; undefined for a drift or a snapshot. */
+export function correlationOf(event: MoodChanged | undefined): string | undefined {
+  return event?.change.kind === 'chat' ? event.change.correlationId : undefined;
 }
