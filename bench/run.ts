@@ -136,6 +136,32 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
 }
 
 /**
+ * What keeping the state costs a chat: the service as `hub serve` runs it (each chat's mood and
+ * exchange committed to the embedded store before the answer) against the same service keeping
+ * both in the process only, one visitor each, the stand-in in-process.
+ */
+async function embeddedStoreScenario(): Promise<void> {
+  const embedded = await startServerProcess('chat');
+  const memory = await startServerProcess('chat', { BENCH_STORE: 'memory' });
+  try {
+    const load = async (server: ServerProcess): Promise<LoadOptions> => ({
+      ...chatPost,
+      headers: { ...chatPost.headers, cookie: await sessionCookie(server.url) },
+      url: `${server.url}/api/chat`,
+    });
+    await compare(
+      'POST /api/chat, embedded store (lmdb) vs in-memory only',
+      0.9,
+      [embedded, await load(embedded)],
+      [memory, await load(memory)],
+    );
+  } finally {
+    await embedded.stop();
+    await memory.stop();
+  }
+}
+
+/**
  * The same chat comparison with the stand-in in its own process, reached over loopback HTTP through
  * the global fetch by both servers, as a deployment reaches its provider. Measured, with no target of
  * its own: the in-process row above is the one that isolates the service's cost.
@@ -333,6 +359,7 @@ try {
   await baseline.stop();
 }
 await chatOverHttpScenario();
+await embeddedStoreScenario();
 await replicaScenario();
 await coldStartScenario();
 await importScenario();
