@@ -18,14 +18,15 @@ export interface LmdbConversationStoreOptions extends SessionBounds {
 
 /**
  * The conversations in the embedded database, bounded as the in-process store is (count, idle
- * time, bytes): an LRU index of the sessions (their sizes only) decides, and every session it
- * forgets is removed from disk. Reads are synchronous lmdb reads; an exchange is written in the
- * mood's commit (`stage`, inside the caller's transaction), so it lasts exactly when the chat's
- * change does. At open, the index is rebuilt from disk in the order the sessions last changed.
+ * time, bytes): the same LRU cache of the sessions' turns decides, and every session it forgets
+ * is removed from disk. Reads come from that cache and never wait for the disk (a chat's reads
+ * cost as in the in-process store); an exchange is written through in the mood's commit (`stage`,
+ * inside the caller's transaction), so it lasts exactly when the chat's change does. At open, the
+ * cache is rebuilt from disk in the order the sessions last changed.
  */
 export class LmdbConversationStore implements ConversationStore {
   readonly #db: Database<StoredConversation, string>;
-  readonly #index: LRUCache<string, number>;
+  readonly #sessions: LRUCache<string, readonly ConversationTurn[]>;
   readonly #options: LmdbConversationStoreOptions;
   readonly #maxTurns: number;
 
@@ -33,10 +34,10 @@ export class LmdbConversationStore implements ConversationStore {
     this.#db = db;
     this.#options = options;
     this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
-    this.#index = new LRUCache<string, number>({
-      ...sessionCacheOptions<number>(options, (bytes) => bytes),
+    this.#sessions = new LRUCache<string, readonly ConversationTurn[]>({
+      ...sessionCacheOptions(options, conversationBytes),
       // Forgotten (pushed out, idle, deleted): gone from disk too. A replaced value ('set') is rewritten by its writer.
-      dispose: (_bytes, session, reason) => {
+      dispose: (_turns, session, reason) => {
         if (reason !== 'set') this.#db.remove(session).catch(() => undefined);
       },
     });
@@ -45,17 +46,16 @@ export class LmdbConversationStore implements ConversationStore {
 
   /** Sessions currently held (stale ones included until they are touched or pushed out). */
   get size(): number {
-    return this.#index.size;
+    return this.#sessions.size;
   }
 
   /** The held conversations' text in UTF-8 bytes. */
   get bytes(): number {
-    return this.#index.calculatedSize;
+    return this.#sessions.calculatedSize;
   }
 
   async history(sessionId: string): Promise<readonly ConversationTurn[]> {
-    if (this.#index.get(sessionId) === undefined) return [];
-    return this.#db.get(sessionId)?.turns ?? [];
+    return this.#sessions.get(sessionId) ?? [];
   }
 
   async remember(sessionId: string, message: string, reply: string): Promise<void> {
@@ -67,25 +67,24 @@ export class LmdbConversationStore implements ConversationStore {
    * transaction; returns what to call once that transaction has committed (the index learns of it).
    */
   stage({ session, message, reply }: ChatExchange): () => void {
-    const known = this.#index.has(session) ? (this.#db.get(session)?.turns ?? []) : [];
-    const turns = withExchange(known, message, reply, this.#maxTurns, this.#options.maxBytes);
+    const turns = withExchange(this.#sessions.get(session) ?? [], message, reply, this.#maxTurns, this.#options.maxBytes);
     this.#db.putSync(session, { turns, touched: epochMs(this.#options.clock) });
-    return () => this.#index.set(session, conversationBytes(turns));
+    return () => this.#sessions.set(session, turns);
   }
 
   async close(): Promise<void> {
     // The index is dropped with the process; clearing it would dispose, that is delete, every conversation.
   }
 
-  /** The index from disk, least recently changed first; what has been idle too long, or no longer fits, is removed. */
+  /** The cache from disk, least recently changed first; what has been idle too long, or no longer fits, is removed. */
   #rebuild(): void {
     const now = epochMs(this.#options.clock);
-    const sessions: { session: string; bytes: number; touched: number }[] = [];
+    const sessions: { session: string; turns: readonly ConversationTurn[]; touched: number }[] = [];
     for (const { key, value } of this.#db.getRange()) {
       if (now - value.touched > this.#options.idleMs) this.#db.remove(key).catch(() => undefined);
-      else sessions.push({ session: key, bytes: conversationBytes(value.turns), touched: value.touched });
+      else sessions.push({ session: key, turns: value.turns, touched: value.touched });
     }
     sessions.sort((a, b) => a.touched - b.touched);
-    for (const { session, bytes, touched } of sessions) this.#index.set(session, bytes, { start: touched });
+    for (const { session, turns, touched } of sessions) this.#sessions.set(session, turns, { start: touched });
   }
 }
