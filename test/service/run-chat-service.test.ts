@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -17,7 +18,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   t.test(`${signal} stops the service gracefully and the process exits 0`, async (t) => {
     ensureBuilt();
     const child = spawn(process.execPath, [FIXTURE], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0', EMOTIONS_FILE: join(t.testdir(), 'emotions.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     t.teardown(() => child.kill('SIGKILL'));
