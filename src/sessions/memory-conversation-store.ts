@@ -9,39 +9,39 @@ export interface MemoryConversationStoreOptions extends SessionBounds {
 
 /**
  * The in-process conversation store: each session's last exchanges, in an LRU cache bounded in
- * count, idle time and bytes (see session-bounds.ts). Lost on restart, like the conversation
- * memory of seed 000; the service's default is the embedded store, which keeps them on disk.
+ * count, idle time and bytes (see session-bounds.ts). Lost on restart, like the memory store of
+ * docs/specification.md#states; `hub serve`'s default is the embedded store, which keeps them on disk.
  */
 export class MemoryConversationStore implements ConversationStore {
-  private readonly sessions: LRUCache<string, readonly ConversationTurn[]>;
-  private readonly maxTurns: number;
-  private readonly maxBytes: number | undefined;
+  readonly #sessions: LRUCache<string, readonly ConversationTurn[]>;
+  readonly #maxTurns: number;
+  readonly #maxBytes: number | undefined;
 
   constructor(options: MemoryConversationStoreOptions) {
-    this.maxBytes = options.maxBytes;
-    this.maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
-    this.sessions = new LRUCache(sessionCacheOptions(options, conversationBytes));
+    this.#maxBytes = options.maxBytes;
+    this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
+    this.#sessions = new LRUCache(sessionCacheOptions(options, conversationBytes));
   }
 
   /** Sessions currently held (stale ones included until they are touched or pushed out). */
   get size(): number {
-    return this.sessions.size;
+    return this.#sessions.size;
   }
 
   /** The held conversations' text in UTF-8 bytes. */
   get bytes(): number {
-    return this.sessions.calculatedSize;
+    return this.#sessions.calculatedSize;
   }
 
   async history(sessionId: string): Promise<readonly ConversationTurn[]> {
-    return this.sessions.get(sessionId) ?? [];
+    return this.#sessions.get(sessionId) ?? [];
   }
 
   async remember(sessionId: string, message: string, reply: string): Promise<void> {
-    this.sessions.set(sessionId, withExchange(this.sessions.get(sessionId) ?? [], message, reply, this.maxTurns, this.maxBytes));
+    this.#sessions.set(sessionId, withExchange(this.#sessions.get(sessionId) ?? [], message, reply, this.#maxTurns, this.#maxBytes));
   }
 
   async close(): Promise<void> {
-    this.sessions.clear();
+    this.#sessions.clear();
   }
 }

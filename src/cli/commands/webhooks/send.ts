@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags';
 import { SAMPLE_SCOPES, samplePayload, type SampleScope } from '../../../webhooks/sample-payloads.js';
 import { sendTestDelivery, type TestDeliveryResponse } from '../../../webhooks/send-test-delivery.js';
 import { CliCommand } from '../../cli-command.js';
-import { CliFailure, ExitCode } from '../../exit-codes.js';
+import { CliError, ExitCode } from '../../exit-codes.js';
 
 export interface SendResult {
   readonly status: number;
@@ -49,7 +49,7 @@ export default class WebhooksSend extends CliCommand {
     const { args, flags } = await this.parse(WebhooksSend);
     const url = args.url;
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new CliFailure(`The receiver URL must be http(s), got "${url.href}".`, ExitCode.usage);
+      throw new CliError(`The receiver URL must be http(s), got "${url.href}".`, ExitCode.usage);
     const payload = flags.payload === undefined ? samplePayload(flags.event as SampleScope) : await readPayload(flags.payload);
     let response: TestDeliveryResponse;
     try {
@@ -57,14 +57,14 @@ export default class WebhooksSend extends CliCommand {
       response = await sendTestDelivery(url, payload, { secret, webhookId: flags['webhook-id'], fetch: this.runtime.fetch });
     } catch (error) {
       const cause = (error as Error & { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-      throw new CliFailure(`Cannot reach ${url.origin}${url.pathname}: ${cause}`, ExitCode.unreachable);
+      throw new CliError(`Cannot reach ${url.origin}${url.pathname}: ${cause}`, ExitCode.unreachable);
     }
     const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2);
     this.log(`HTTP ${response.status}`);
     if (body !== '') this.log(body);
     if (response.status < 200 || response.status > 299) {
       // With --json the answer goes out inside the error; without it, it is printed above.
-      throw new CliFailure(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, {
+      throw new CliError(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, {
         status: response.status,
         body: response.body,
       });
@@ -78,6 +78,6 @@ async function readPayload(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CliFailure(`The payload file ${path} is not JSON: ${(error as Error).message}`, ExitCode.usage);
+    throw new CliError(`The payload file ${path} is not JSON: ${(error as Error).message}`, ExitCode.usage);
   }
 }
