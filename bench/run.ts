@@ -135,6 +135,32 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
   }
 }
 
+/**
+ * What keeping the state costs a chat: the service as `hub serve` runs it (each chat's mood and
+ * exchange committed to the embedded store before the answer) against the same service keeping
+ * both in the process only, one visitor each, the stand-in over loopback HTTP as for every chat row.
+ */
+async function embeddedStoreScenario(): Promise<void> {
+  const embedded = await startServerProcess('chat');
+  const memory = await startServerProcess('chat', { BENCH_STORE: 'memory' });
+  try {
+    const load = async (server: ServerProcess): Promise<LoadOptions> => ({
+      ...chatPost,
+      headers: { ...chatPost.headers, cookie: await sessionCookie(server.url) },
+      url: `${server.url}/api/chat`,
+    });
+    await compare(
+      'POST /api/chat, embedded store (lmdb) vs in-memory only',
+      0.9,
+      [embedded, await load(embedded)],
+      [memory, await load(memory)],
+    );
+  } finally {
+    await embedded.stop();
+    await memory.stop();
+  }
+}
+
 async function webhookScenario(baseline: ServerProcess): Promise<void> {
   const webhooks = await startServerProcess('webhooks', { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' });
   try {
@@ -317,6 +343,7 @@ try {
 } finally {
   await baseline.stop();
 }
+await embeddedStoreScenario();
 await replicaScenario();
 await provider.stop();
 await coldStartScenario();

@@ -1,11 +1,21 @@
 // The chat service as `hub serve` runs it (debug logging off), its provider the stand-in at BENCH_PROVIDER_URL.
 // BENCH_REDIS_URL (and BENCH_REDIS_PREFIX) make it one replica on that Redis, as REDIS_URL does.
+// Otherwise it keeps its state in the embedded store, as `hub serve` does; BENCH_STORE=memory keeps it in the process only.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 // The built package, as it ships, by its own name.
-import { createChatSystem, createLogger, loadChatConfig, startChatService, type ChatSystem } from 'emotion-hub';
+import {
+  createChatSystem,
+  createLogger,
+  LocalMoodLedger,
+  loadChatConfig,
+  MemoryConversationStore,
+  startChatService,
+  systemClock,
+  type ChatSystem,
+} from 'emotion-hub';
 import { memoryAfterGc, reportListening } from '../lib/child.js';
 import { standInBaseUrl } from '../lib/openai-stand-in.js';
 
@@ -22,9 +32,22 @@ const config = loadChatConfig({
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;
+const inMemory =
+  process.env.BENCH_STORE === 'memory'
+    ? {
+        ledger: new LocalMoodLedger(),
+        conversations: new MemoryConversationStore({
+          maxSessions: config.maxSessions,
+          idleMs: config.sessionIdleMs,
+          maxBytes: config.maxSessionBytes,
+          clock: systemClock,
+        }),
+      }
+    : {};
 const service = await startChatService({
   config,
   logger,
+  ...inMemory,
   createSystem: (deps) => (system = createChatSystem(deps)),
 });
 const phase = await system?.settled();

@@ -12,6 +12,7 @@ import { LocalMoodLedger } from '../mood/local-mood-ledger.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { MemoryConversationStore } from '../sessions/memory-conversation-store.js';
+import { sessionBoundsOf } from '../sessions/session-bounds.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
 import { requestFlush } from './persistence-actor.js';
 import { createSystemMachine, phaseOf } from './system-machine.js';
@@ -62,9 +63,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const inspection = deps.inspect ? undefined : inspectionFromEnv(process.env, logger);
   const ledger = deps.ledger ?? new LocalMoodLedger();
   const driftLease = deps.driftLease ?? ALWAYS_HELD;
-  const conversations =
-    deps.conversations ??
-    new MemoryConversationStore({ maxSessions: deps.config.maxSessions, idleMs: deps.config.sessionIdleMs, clock: deps.clock });
+  const conversations = deps.conversations ?? new MemoryConversationStore(sessionBoundsOf(deps.config, deps.clock));
   const machine = createSystemMachine({
     bus,
     config: deps.config,

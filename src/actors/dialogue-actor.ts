@@ -19,6 +19,8 @@ export interface DialogueInput {
   readonly maxRetries: number;
   /** Each visitor's conversation; the actor does not know which store it is. */
   readonly conversations: ConversationStore;
+  /** Whether the dialogue remembers committed exchanges; not when the ledger commits them with the change (`keepsConversations`). */
+  readonly remembers: boolean;
   readonly fetch?: typeof fetch;
 }
 
@@ -117,6 +119,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       const exchange = exchanges.get(correlationId);
       if (exchange?.response === undefined) return;
       exchanges.delete(correlationId);
+      if (!input.remembers) return;
       // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
       conversations.remember(exchange.session, exchange.message, exchange.response).catch(() => undefined);
     }),

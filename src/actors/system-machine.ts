@@ -157,6 +157,7 @@ export function createSystemMachine(services: SystemServices) {
     actions: {
       storeMemoryStore: assign((_, store: MemoryStore) => ({ store })),
       announceLoaded: (_, store: MemoryStore) => {
+        services.ledger.startFrom?.(store.state);
         services.bus.publish({ type: 'emotions.loaded', ...store.state, source: store.source });
       },
       componentReady: (_, params: { component: ComponentName; detail: string }) => {
@@ -193,6 +194,10 @@ export function createSystemMachine(services: SystemServices) {
           'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
         );
       },
+      // Nothing commits once the system has failed: no chat still on its way, no drift tick after the flush.
+      sealLedger: () => {
+        services.ledger.close().catch((error: unknown) => services.logger.warn({ err: error }, 'the mood ledger did not close cleanly'));
+      },
       exitProcess: () => services.exit(1),
       stopDrift: stopChild('drift'),
     },
@@ -221,7 +226,7 @@ export function createSystemMachine(services: SystemServices) {
             type: 'parallel',
             states: {
               memoryStore: {
-                description: "Loads the emotions file (or the replicas' shared state).",
+                description: "Loads the emotions file (or the embedded store's newer state, or the replicas' shared state).",
                 initial: 'loading',
                 states: {
                   loading: {
@@ -232,6 +237,7 @@ export function createSystemMachine(services: SystemServices) {
                         file: services.config.emotionsFile,
                         now: services.clock.now().toISOString(),
                         shared: services.sharedState,
+                        kept: services.ledger.kept,
                       }),
                       onDone: {
                         target: 'done',
@@ -374,6 +380,7 @@ export function createSystemMachine(services: SystemServices) {
                   timeoutMs: services.config.providerTimeoutMs,
                   maxRetries: services.dialogueRetries ?? 2,
                   conversations: services.conversations,
+                  remembers: services.ledger.keepsConversations !== true,
                   fetch: services.fetch,
                 }),
               }),
@@ -419,7 +426,7 @@ export function createSystemMachine(services: SystemServices) {
       },
       failed: {
         description: 'A component failed: one log line, the state flushed if the actors ran, exit status 1.',
-        entry: ['announceFailure', 'logFailure'],
+        entry: ['announceFailure', 'stopDrift', 'sealLedger', 'logFailure'],
         initial: 'deciding',
         states: {
           deciding: {

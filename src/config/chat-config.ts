@@ -1,4 +1,5 @@
 import { DEFAULT_DRIFT_LEASE_MS } from '../mood/drift-lease.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../sessions/session-bounds.js';
 import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
@@ -34,6 +35,8 @@ export interface ChatConfig {
   readonly maxSessions: number;
   /** An idle visitor's conversation is forgotten after this (`SESSION_IDLE_MS`). */
   readonly sessionIdleMs: number;
+  /** The conversations' total size in UTF-8 bytes of text, least recently used forgotten first (`MAX_SESSION_BYTES`). */
+  readonly maxSessionBytes: number;
   /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
   readonly trustProxy: TrustProxy;
   /** Signs the session ids (`SESSION_SECRET`); unset: generated and kept beside the state, or shared through Redis. */
@@ -203,6 +206,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     onModelFailure: choice(env, 'ON_MODEL_FAILURE', ['exit', 'stay'] as const),
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
+    maxSessionBytes: integer(env, 'MAX_SESSION_BYTES', DEFAULT_MAX_SESSION_BYTES, 1024, 2 ** 40),
     trustProxy: trustProxy(env),
     sessionSecret: sessionSecret(env),
     frameAncestors: frameAncestors(env, onSpace),

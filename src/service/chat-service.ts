@@ -9,6 +9,8 @@ import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Replica } from '../redis/replica.js';
 import { Redactor } from '../runtime/secrets.js';
+import type { EmbeddedStore } from '../embedded/embedded-store.js';
+import { sessionBoundsOf } from '../sessions/session-bounds.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 import { loadSessionSecret } from '../sessions/session-secret.js';
@@ -86,6 +88,22 @@ async function joinReplicasOf(config: ChatConfig, bus: Bus, logger: Logger, cloc
 }
 
 /**
+ * One process alone keeps its mood and conversations in the embedded database beside the emotions
+ * file (lmdb, loaded only then), unless the caller gave its own ledger or store.
+ */
+async function openEmbeddedOf(config: ChatConfig, clock: Clock): Promise<EmbeddedStore> {
+  const { embeddedStorePath, openEmbeddedStore } = await import('../embedded/embedded-store.js');
+  try {
+    return openEmbeddedStore(config.emotionsFile, sessionBoundsOf(config, clock));
+  } catch (error) {
+    throw new ServiceStartError(
+      `cannot open the conversation store ${embeddedStorePath(config.emotionsFile)} (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+}
+
+/**
  * The composition root: one bus (stamped by the clock), the event log when
  * configured, the HTTP app and the actor system, with the in-process ledger and
  * conversation store, or the shared ones of a replica (`REDIS_URL`). The server
@@ -99,9 +117,14 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const redactor = options.redactor ?? Redactor.fromEnv(process.env);
   const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
+  let embedded: EmbeddedStore | undefined;
   try {
     replica = await joinReplicasOf(config, bus, logger, clock);
+    if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
+      embedded = await openEmbeddedOf(config, clock);
+    }
   } catch (error) {
+    await replica?.close();
     await eventLog?.close();
     bus.close();
     throw error;
@@ -158,6 +181,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     closeLoadingDesk();
     await app.close();
     await replica?.close();
+    await embedded?.close();
     await eventLog?.close();
     bus.close();
     throw new ServiceStartError(`${message} (${(error as Error).message})`, { cause: error });
@@ -182,8 +206,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     random: options.random ?? systemRandom,
     logger,
     exit,
-    ledger: options.ledger ?? replica?.ledger,
-    conversations: options.conversations ?? replica?.conversations,
+    ledger: options.ledger ?? replica?.ledger ?? embedded?.ledger,
+    conversations: options.conversations ?? replica?.conversations ?? embedded?.conversations,
     driftLease: replica?.driftLease,
     sharedState: replica?.sharedState,
   });
@@ -199,6 +223,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
         await app.close();
         await system.stop();
         await replica?.close();
+        await embedded?.close();
         await eventLog?.close();
         bus.close();
       })();

@@ -210,6 +210,22 @@ t.test('the secondary model failing: rejection, nothing changed, state flushed, 
   t.equal(system.phase, 'failed');
 });
 
+t.test('after the system has failed nothing commits: the drift stops and the ledger is sealed before the flush', async (t) => {
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .reply(500, { error: { message: 'model overloaded' } });
+  const { bus, events, exited, ledger, advance } = await ready(t, { DRIFT_INTERVAL_MS: '1000' });
+  t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
+  t.equal(await exited, 1);
+  advance(10_000);
+  t.same(ofType(events, 'mood.changed'), [], 'no drift tick after the failure');
+  await t.rejects(
+    ledger.append({ kind: 'drift', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: START }),
+    /closed/,
+    'a change that arrives after the failure is refused',
+  );
+});
+
 t.test('an empty reply from the model counts as a failure', async (t) => {
   nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('   '));
   const { bus, exited, logs } = await ready(t);

@@ -61,6 +61,9 @@ t.test('visitors: MAX_SESSIONS, SESSION_IDLE_MS, ON_MODEL_FAILURE and TRUST_PROX
   t.throws(() => loadChatConfig({ ON_MODEL_FAILURE: 'retry' }), new ConfigError('ON_MODEL_FAILURE must be one of exit, stay, got "retry"'));
   t.throws(() => loadChatConfig({ MAX_SESSIONS: '0' }), /MAX_SESSIONS must be a whole number from 1/);
   t.throws(() => loadChatConfig({ SESSION_IDLE_MS: 'soon' }), /SESSION_IDLE_MS/);
+  t.equal(loadChatConfig({}).maxSessionBytes, 64 * 2 ** 20, 'MAX_SESSION_BYTES: 64 MiB by default');
+  t.equal(loadChatConfig({ MAX_SESSION_BYTES: '1048576' }).maxSessionBytes, 1_048_576);
+  t.throws(() => loadChatConfig({ MAX_SESSION_BYTES: '100' }), /MAX_SESSION_BYTES must be a whole number from 1024/);
   t.end();
 });
 

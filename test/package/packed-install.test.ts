@@ -103,7 +103,7 @@ t.test('the Dockerfile runs that same install, as a Docker Space expects', (t) =
   t.match(final, /mkdir -p \/data [^\n]*&& chown 1000:1000 \/data/, 'a path that user can write');
   t.match(final, /COPY [^\n]*space\/package\.json \.\//, 'the manifest this test installs from');
   t.match(final, /npm install --omit=dev/, 'production dependencies only');
-  t.match(final, /CMD \["node_modules\/\.bin\/hub", "serve"\]/);
+  t.match(final, /CMD \["node_modules\/\.bin\/hub", "serve", "--supervise"\]/);
   t.match(dockerfile, /npm pack --ignore-scripts/, 'the same pack as this test');
   t.end();
 });
