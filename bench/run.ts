@@ -1,8 +1,6 @@
 // `npm run bench`: the product against a bare baseline, side by side in one run, on 127.0.0.1 only.
 // Figures, not pass/fail: the table says which targets are met. `--write-docs` records them in docs/performance.md.
 import { fileURLToPath } from 'node:url';
-import { startFakeHub } from '../test/support/fake-hub.js';
-import { spawnRedisServer } from '../test/support/redis-server.js';
 import { startServerProcess, type ServerProcess } from './lib/child.js';
 import { medianRunMs } from './lib/cold-start.js';
 import { medianFirstAnswerMs } from './lib/first-answer.js';
@@ -104,7 +102,9 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     await compare('GET /health vs bare GET', 0.95, [chat, get(`${chat.url}/health`)], [baseline, get(`${baseline.url}/health`)]);
 
     const writesBefore = (await chat.stats()).writes ?? 0;
-    await compareChats('POST /api/chat vs the same route without actors', 0.9, chat, direct);
+    // Measured, with no target: a real model call takes hundreds of milliseconds, so the service's own
+    // share of a chat (tens of microseconds) is not what a visitor feels.
+    await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
     // Only the product wrote: its 1 s warm-up and its measured rounds of sustained chats.
     const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / (rounds * seconds + 1);
     rows.push({
@@ -132,25 +132,6 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
   } finally {
     await chat.stop();
     await direct.stop();
-  }
-}
-
-/**
- * The same chat comparison with the stand-in in its own process, reached over loopback HTTP through
- * the global fetch by both servers, as a deployment reaches its provider. Measured, with no target of
- * its own: the in-process row above is the one that isolates the service's cost.
- */
-async function chatOverHttpScenario(): Promise<void> {
-  const provider = await startServerProcess('openai-provider');
-  const env = { BENCH_PROVIDER_URL: provider.url };
-  const chat = await startServerProcess('chat', env);
-  const direct = await startServerProcess('chat-direct', env);
-  try {
-    await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
-  } finally {
-    await chat.stop();
-    await direct.stop();
-    await provider.stop();
   }
 }
 
@@ -191,7 +172,7 @@ async function loadAcross(urls: readonly string[], options: Omit<LoadOptions, 'u
  * the load generator): what sharing the mood costs, not how far more machines would scale.
  */
 async function replicaScenario(): Promise<void> {
-  const redis = await spawnRedisServer();
+  const redis = await startServerProcess('redis');
   const started: ServerProcess[] = [];
   try {
     const replicasOn = async (prefix: string, count: number): Promise<string[]> => {
@@ -238,12 +219,12 @@ async function replicaScenario(): Promise<void> {
     }
   } finally {
     await Promise.all(started.map((replica) => replica.stop()));
-    redis.kill();
+    await redis.stop();
   }
 }
 
 async function coldStartScenario(): Promise<void> {
-  const hub = await startFakeHub();
+  const hub = await startServerProcess('hub');
   try {
     const env = { ...process.env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_fake_token' };
     const node = await medianRunMs(process.execPath, ['-e', '0'], { env });
@@ -258,7 +239,7 @@ async function coldStartScenario(): Promise<void> {
       met: ratio <= 3.5,
     });
   } finally {
-    await hub.close();
+    await hub.stop();
   }
 }
 
@@ -304,7 +285,7 @@ async function importScenario(): Promise<void> {
   }
 }
 
-/** Seed 000 ends the process on a model failure: the time to the first answer is a restart's downtime. */
+/** docs/specification.md#states ends the process on a model failure: the time to the first answer is a restart's downtime. */
 async function firstAnswerScenario(): Promise<void> {
   const env = {
     ...process.env,
@@ -325,6 +306,10 @@ async function firstAnswerScenario(): Promise<void> {
   });
 }
 
+// Every chat server (product, baseline route, replicas) reaches the same instant stand-in provider over
+// loopback HTTP, as a deployment reaches its provider; the children inherit its address.
+const provider = await startServerProcess('openai-provider');
+process.env.BENCH_PROVIDER_URL = provider.url;
 const baseline = await startServerProcess('baseline');
 try {
   await httpScenarios(baseline);
@@ -332,8 +317,8 @@ try {
 } finally {
   await baseline.stop();
 }
-await chatOverHttpScenario();
 await replicaScenario();
+await provider.stop();
 await coldStartScenario();
 await importScenario();
 await firstAnswerScenario();

@@ -28,7 +28,7 @@ export {
   roundEmotions,
   round2,
 } from './emotions/model.js';
-export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
+export { chooseShape, energyOf, weightOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
 export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
 export { foldEvent } from './actors/fold-event.js';

@@ -3,13 +3,12 @@
 // text, never HTML. The state line tells the truth: which state the service is
 // in, whether it can be reached, and that the avatar is thinking while a reply
 // is pending.
+import { drawAvatar, setAvatarActivity } from './avatar.js';
+
 const POLL_MS = Number(document.body.dataset.pollMs) || 1000;
 const EMOTIONS = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
-const SHAPES = ['Circle', 'Triangle', 'Square'];
 
 const stateLine = document.getElementById('state');
-const avatar = document.getElementById('avatar');
-const shapeName = document.getElementById('avatar-shape');
 const conversation = document.getElementById('conversation');
 const form = document.getElementById('chat-form');
 const input = document.getElementById('message');
@@ -45,12 +44,6 @@ function drawEmotions(emotions) {
     bar.parentElement.setAttribute('aria-valuenow', String(Math.round(value * 100)));
     document.getElementById(`${name}-value`).textContent = value.toFixed(2);
   }
-}
-
-function drawShape(shape) {
-  const known = SHAPES.includes(shape) ? shape : 'Circle';
-  avatar.dataset.shape = known;
-  shapeName.textContent = known;
 }
 
 function say(kind, text) {
@@ -112,9 +105,11 @@ function showThinking() {
   conversation.append(item);
   item.scrollIntoView({ block: 'nearest' });
   document.body.dataset.thinking = 'true';
+  setAvatarActivity('thinking');
   return () => {
     item.remove();
     document.body.dataset.thinking = 'false';
+    setAvatarActivity('idle');
   };
 }
 
@@ -166,7 +161,7 @@ async function pollAvatar() {
     setReachable(true);
     if (response.ok) {
       drawEmotions(body.emotions);
-      drawShape(body.avatar_shape);
+      drawAvatar(body);
     }
     if (started || body.status === 'missing_llm_key') followStatus(body.status);
   } catch {
@@ -199,7 +194,7 @@ form.addEventListener('submit', async (event) => {
     if (response.ok) {
       say('bot', String(body.response ?? ''));
       drawEmotions(body.emotions);
-      drawShape(body.avatar_shape);
+      drawAvatar(body);
     } else if (body.status === 'missing_llm_key') {
       goToErrorPage('/error');
     } else {

@@ -27,7 +27,7 @@ export interface ChatSystemDeps {
   scheduler?: SchedulerLike;
   /** The dialogue client's retries before a reply counts as failed. Default 2. */
   dialogueRetries?: number;
-  /** The providers' HTTP client; defaults to the global fetch. Benchmarks pass an in-process stand-in. */
+  /** The providers' HTTP client; defaults to the global fetch. Tests pass an in-process stand-in. */
   fetch?: typeof fetch;
   /** XState inspection; default from `XSTATE_INSPECT` (see inspect.ts), off when unset. */
   inspect?: Inspect;

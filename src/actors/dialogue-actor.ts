@@ -4,7 +4,6 @@ import type { Bus } from '../bus/bus.js';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
-import { CallSignals } from '../providers/call-signals.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
 import type { ConversationStore, ConversationTurn } from '../sessions/conversation-store.js';
@@ -33,7 +32,7 @@ export function systemPrompt(emotions: Emotions): string {
   ].join(' ');
 }
 
-/** The model's answer gives nothing to say (empty, or not a completion): seed 000 counts that as a failure to produce a reply. */
+/** The model's answer gives nothing to say (empty, or not a completion): docs/specification.md#states counts that as a failure to produce a reply. */
 class UnusableReplyError extends Error {
   override readonly name = 'UnusableReplyError';
 }
@@ -58,8 +57,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     maxRetries: input.maxRetries,
     fetch: input.fetch,
   });
-  // Calls in flight are aborted together on stop.
-  const signals = new CallSignals();
+  // Calls in flight, aborted on stop; a controller per call, since the openai client never removes the listener it adds to a signal.
+  const inFlight = new Set<AbortController>();
   const exchanges = new Map<string, Exchange>();
 
   async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
@@ -71,7 +70,8 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
       return;
     }
-    const call = signals.acquire();
+    const call = new AbortController();
+    inFlight.add(call);
     try {
       const completion = await client.chat.completions.create(
         {
@@ -93,7 +93,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       const reason = error instanceof UnusableReplyError ? error.message : `model ${provider.model}: ${describeProviderError(error)}`;
       if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut: isProviderTimeout(error) });
     } finally {
-      signals.release(call);
+      inFlight.delete(call);
     }
   }
 
@@ -120,12 +120,13 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   );
   subscription.add(bus.on('chat.rejected').subscribe(({ correlationId }) => exchanges.delete(correlationId)));
   return () => {
-    signals.abortAll();
+    for (const call of inFlight) call.abort();
+    inFlight.clear();
     subscription.unsubscribe();
   };
 });
 
-/** Tells the system machine that the dialogue failed, which ends the process (seed 000) unless `ON_MODEL_FAILURE=stay`. */
+/** Tells the system machine that the dialogue failed, which ends the process (docs/specification.md#states) unless `ON_MODEL_FAILURE=stay`. */
 export const dialogueWatch = fromCallback<EventObject, { bus: Bus }>(({ input: { bus }, sendBack }) => {
   const subscription = bus.on('dialogue.failed').subscribe(({ reason }) => sendBack({ type: 'PROVIDER_FAILED', reason }));
   return () => subscription.unsubscribe();

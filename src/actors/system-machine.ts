@@ -82,7 +82,7 @@ function primaryModels(config: ChatConfig): string[] {
 }
 
 /**
- * The system machine (seed 000, "States and transitions"). `initializing` waits for START, then
+ * The system machine (docs/specification.md#states). `initializing` waits for START, then
  * stage 1 starts the four critical components in parallel; stage 2 starts persistence, the mood's
  * owner (emotions), the chat object, the dialogue and the drift; then `ready`. A missing key is `keyMissing` (still serving
  * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
@@ -192,7 +192,7 @@ export function createSystemMachine(services: SystemServices) {
     },
   }).createMachine({
     id: 'chatSystem',
-    description: "The chat system: seed 000's startup, then ready, keyMissing or failed.",
+    description: 'The chat system: its two-stage startup, then ready, keyMissing or failed.',
     context: { store: undefined, failure: undefined, started: false },
     entry: spawnChild('frontDesk', {
       id: 'frontDesk',
@@ -203,7 +203,7 @@ export function createSystemMachine(services: SystemServices) {
     initial: 'initializing',
     states: {
       initializing: {
-        description: "Startup, seed 000's stages: nothing but status is served until a later phase.",
+        description: 'Startup, in two stages: nothing but status is served until a later phase.',
         initial: 'waiting',
         states: {
           waiting: {

@@ -1,5 +1,5 @@
 import type { TestDeliveryResponse } from '../webhooks/send-test-delivery.js';
-import { CliFailure, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode } from './exit-codes.js';
 
 export interface DeliveryAnswer {
   readonly status: number;
@@ -21,14 +21,14 @@ export async function deliverAndReport(
   } catch (error) {
     const cause = (error as Error & { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
     // Without the query: it may hold a secret.
-    throw new CliFailure(`Cannot reach ${url.origin}${url.pathname}: ${cause}`, ExitCode.unreachable);
+    throw new CliError(`Cannot reach ${url.origin}${url.pathname}: ${cause}`, ExitCode.unreachable);
   }
   const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2);
   log(`HTTP ${response.status}`);
   if (body !== '') log(body);
   if (response.status < 200 || response.status > 299) {
     // With --json the answer goes out inside the error; without it, it is printed above.
-    throw new CliFailure(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, {
+    throw new CliError(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, {
       status: response.status,
       body: response.body,
     });

@@ -1,4 +1,4 @@
-import { CliFailure, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode } from './exit-codes.js';
 
 /** An http(s) URL given on the command line; anything else is a usage error (exit 2) that names it. */
 export function httpUrl(value: string, what: string): URL {
@@ -6,9 +6,9 @@ export function httpUrl(value: string, what: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new CliFailure(`${what} must be an http(s) URL, got "${value}".`, ExitCode.usage);
+    throw new CliError(`${what} must be an http(s) URL, got "${value}".`, ExitCode.usage);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CliFailure(`${what} must be an http(s) URL, got "${url.href}".`, ExitCode.usage);
+    throw new CliError(`${what} must be an http(s) URL, got "${url.href}".`, ExitCode.usage);
   return url;
 }

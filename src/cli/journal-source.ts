@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import type { JournalEntry } from '../webhooks/journal/entry.js';
 import { openJournal } from '../webhooks/journal/open-journal.js';
-import { CliFailure, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode } from './exit-codes.js';
 
 export const journalFlag = Flags.string({
   required: true,
@@ -20,7 +20,7 @@ export async function readDeliveries(where: string): Promise<JournalEntry[]> {
       await journal.close();
     }
   } catch (error) {
-    throw new CliFailure(`Cannot read the journal ${where}: ${(error as Error).message}`, ExitCode.usage);
+    throw new CliError(`Cannot read the journal ${where}: ${(error as Error).message}`, ExitCode.usage);
   }
   // Appended in the order answered: reversed, the newest comes first, ties kept in that order.
   return entries.reverse().sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));

@@ -28,7 +28,7 @@ export interface ChatConfig {
   readonly maxMessageLength: number;
   /** How long one provider call may take before it counts as failed (`LLM_TIMEOUT_MS`). */
   readonly providerTimeoutMs: number;
-  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (seed 000) or `stay`. */
+  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (docs/specification.md#states) or `stay`. */
   readonly onModelFailure: ModelFailurePolicy;
   /** Visitors whose conversations are kept, least recently used forgotten first (`MAX_SESSIONS`). */
   readonly maxSessions: number;
@@ -36,6 +36,10 @@ export interface ChatConfig {
   readonly sessionIdleMs: number;
   /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
   readonly trustProxy: TrustProxy;
+  /** Origins that may show the page in a frame (`FRAME_ANCESTORS`, and https://huggingface.co on a Space); none by default. */
+  readonly frameAncestors: readonly string[];
+  /** On a Hugging Face Space (`SPACE_ID` set): its proxy's `X-Forwarded-Proto` is believed without `TRUST_PROXY`. */
+  readonly onSpace: boolean;
   /** Set (`REDIS_URL`): this process is one replica of a service sharing that Redis; unset: one process alone. */
   readonly redis: RedisConfig | undefined;
 }
@@ -119,8 +123,38 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
+/** A Space's page is shown in a frame on the Hub. */
+export const SPACE_FRAME_ANCESTOR = 'https://huggingface.co';
+
+/**
+ * `FRAME_ANCESTORS`: space-separated origins (`https://example.com`, `http://127.0.0.1:8080`), each as
+ * its origin; on a Space https://huggingface.co comes first.
+ */
+function frameAncestors(env: NodeJS.ProcessEnv, onSpace: boolean): readonly string[] {
+  const origins = (text(env, 'FRAME_ANCESTORS') ?? '').split(/\s+/).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // Only what an origin can hold: no ; or quote could end the CSP directive it goes into.
+    if (
+      !parsed ||
+      !/^[\w.:/*[\]-]+$/.test(origin) ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.origin !== origin.replace(/\/$/, '')
+    ) {
+      throw new ConfigError(`FRAME_ANCESTORS must be space-separated origins such as https://example.com, got "${origin}"`);
+    }
+  }
+  return [...new Set([...(onSpace ? [SPACE_FRAME_ANCESTOR] : []), ...origins.map((origin) => new URL(origin).origin)])];
+}
+
 /** Reads the chat service's settings from the environment (see the README's configuration table). */
 export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
+  const onSpace = text(env, 'SPACE_ID') !== undefined;
   const primary: ProviderConfig = {
     apiKey: text(env, 'LLM_API_KEY'),
     baseURL: url(env, 'LLM_BASE_URL'),
@@ -145,6 +179,8 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
     trustProxy: trustProxy(env),
+    frameAncestors: frameAncestors(env, onSpace),
+    onSpace,
     redis: redis(env),
   };
 }

@@ -17,21 +17,22 @@ import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 
-/** The page polls `GET /api/avatar` this often (seed 000). */
+/** The page polls `GET /api/avatar` this often (docs/specification.md#the-page). */
 export const POLL_INTERVAL_MS = 1000;
 
 export interface AppOptions {
   readonly bus: Bus;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> & Partial<Pick<ChatConfig, 'trustProxy'>>;
+  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> &
+    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace'>>;
   /** How long a client may take to send a whole request, headers and body (default 10 s). */
   readonly clientTimeoutMs?: number;
   /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
   readonly timeouts?: Partial<SystemTimeouts>;
   /** Defaults to the templates in public/. */
   readonly pages?: PageRenderer;
-  /** How often the page polls; seed 000 says every second, tests go faster. */
+  /** How often the page polls; docs/specification.md#the-page says every second, tests go faster. */
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
@@ -76,9 +77,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS },
     });
 
+  const frameAncestors = config.frameAncestors ?? [];
+  // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
+  const cookiePolicy = { framable: frameAncestors.length > 0, trustForwardedProto: config.onSpace ?? false };
+
   logListening(app, logger);
   installErrorHandling(app);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, frameAncestors);
   await app.register(fastifyStatic, {
     root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
     prefix: '/assets/',
@@ -89,8 +94,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // for every poll of /api/avatar and /health.
   await app.register(async (session) => {
     await session.register(fastifyCookie);
-    await session.register(pageRoutes, { pages });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
+    await session.register(pageRoutes, { pages, cookiePolicy });
+    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, cookiePolicy });
   });
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });

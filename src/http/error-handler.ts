@@ -11,14 +11,14 @@ import { requestIdFor } from './request-logging.js';
 export function toHttpError(error: FastifyError | Error): HttpError {
   if (error instanceof HttpError) return error;
   const { code, statusCode } = error as Partial<FastifyError>;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', undefined, error);
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpError('UNSUPPORTED_MEDIA_TYPE', undefined, error);
-  if ((error as Partial<FastifyError>).validation) return httpError('BAD_REQUEST', error.message, error);
-  if (code?.startsWith('FST_ERR_CTP_') && statusCode === 400) return httpError('MALFORMED_JSON', error.message, error);
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', { cause: error });
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpError('UNSUPPORTED_MEDIA_TYPE', { cause: error });
+  if ((error as Partial<FastifyError>).validation) return httpError('BAD_REQUEST', { args: [error.message], cause: error });
+  if (code?.startsWith('FST_ERR_CTP_') && statusCode === 400) return httpError('MALFORMED_JSON', { args: [error.message], cause: error });
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-    return new HttpError('BAD_REQUEST', error.message, { cause: error, statusCode });
+    return httpError('BAD_REQUEST', { args: [error.message], cause: error, statusCode });
   }
-  return httpError('INTERNAL', undefined, error);
+  return httpError('INTERNAL', { cause: error });
 }
 
 /** Every error and every unknown path answers JSON with an `error` string. */
@@ -31,6 +31,6 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(mapped.statusCode).send(mapped.body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(httpError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`).body),
+    reply.code(404).send(httpError('NOT_FOUND', { args: [request.method, request.url.split('?')[0] ?? '/'] }).body),
   );
 }

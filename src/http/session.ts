@@ -1,6 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionKey } from '../bus/events.js';
+import { LAX_COOKIES, sessionCookieAttributes, type CookiePolicy } from './cookie-attributes.js';
 
 /** The cookie that carries a visitor's session id. */
 export const SESSION_COOKIE = 'emotion_hub_session';
@@ -24,14 +25,14 @@ export function sessionKey(sessionId: string): SessionKey {
 
 /**
  * The visitor's session: the id from the cookie when it has the right form, else a new one, set on
- * the reply (`HttpOnly`, `SameSite=Lax`, `Path=/`, and `Secure` when the request came over https,
- * which Fastify judges from `X-Forwarded-Proto` only behind a trusted proxy). A browser session
- * cookie: the server forgets the conversation after `SESSION_IDLE_MS` anyway.
+ * the reply (`HttpOnly`, `Path=/`, and `SameSite`, `Secure`, `Partitioned` as `sessionCookieAttributes`
+ * decides: `SameSite=Lax` unless the page may be framed and the request came over https). A browser
+ * session cookie: the server forgets the conversation after `SESSION_IDLE_MS` anyway.
  */
-export function visitorSession(request: FastifyRequest, reply: FastifyReply): SessionKey {
+export function visitorSession(request: FastifyRequest, reply: FastifyReply, policy: CookiePolicy = LAX_COOKIES): SessionKey {
   const current = request.cookies[SESSION_COOKIE];
   if (current !== undefined && SESSION_ID.test(current)) return sessionKey(current);
   const id = newSessionId();
-  reply.setCookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/', secure: request.protocol === 'https' });
+  reply.setCookie(SESSION_COOKIE, id, { httpOnly: true, path: '/', ...sessionCookieAttributes(policy, request) });
   return sessionKey(id);
 }

@@ -13,16 +13,19 @@ export interface SystemTimeouts {
  * HTTP layer never sees an actor, a provider or a file.
  */
 export class SystemClient {
-  constructor(
-    private readonly bus: Bus,
-    private readonly timeouts: SystemTimeouts,
-  ) {}
+  readonly #bus: Bus;
+  readonly #timeouts: SystemTimeouts;
+
+  constructor(bus: Bus, timeouts: SystemTimeouts) {
+    this.#bus = bus;
+    this.#timeouts = timeouts;
+  }
 
   status(): Promise<StatusReported> {
-    return this.bus.request({ type: 'status.requested' }, 'status.reported', this.timeouts.statusMs);
+    return this.#bus.request({ type: 'status.requested' }, 'status.reported', this.#timeouts.statusMs);
   }
 
   chat(message: string, session: SessionKey): Promise<ChatReplied | ChatRejected> {
-    return this.bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.timeouts.chatMs);
+    return this.#bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.#timeouts.chatMs);
   }
 }

@@ -6,7 +6,7 @@ export interface ClientOptions {
   readonly timeoutMs: number;
   /** The client's own retries (with backoff) on connection errors, 408, 409, 429 and 5xx. */
   readonly maxRetries: number;
-  /** The HTTP client; defaults to the global fetch (benchmarks pass an in-process stand-in). */
+  /** The HTTP client; defaults to the global fetch (tests pass an in-process stand-in). */
   readonly fetch?: typeof fetch;
 }
 

@@ -34,7 +34,7 @@ function describeOffer(offered: readonly string[]): string {
 /**
  * Checks a key by listing the provider's models, once (no retries), and checks that each of
  * `models` is in the list. HTTP 429 means the key was accepted and only the rate is exceeded, so it
- * counts as valid (seed 000), with the models unchecked; so does a success that is not a model list. Anything else that is not a success (401,
+ * counts as valid (docs/specification.md#states), with the models unchecked; so does a success that is not a model list. Anything else that is not a success (401,
  * 403, other statuses, connection errors, timeouts), or a model that is not offered, rejects.
  * `signal` abandons the call (startup failed elsewhere).
  */

@@ -1,4 +1,5 @@
-import { EMOTION_NAMES, SENTIMENT_LABELS, emotionRecord, type EmotionDeltas, type Sentiment } from '../emotions/emotions.js';
+import { Compile } from 'typebox/compile';
+import { MoodChangeSchema } from '../emotions/schemas.js';
 import type { MoodChange } from '../mood/mood-ledger.js';
 
 /** Where a replica is in the stream: the last entry it applied and that entry's number. */
@@ -27,31 +28,17 @@ export function encodeMoodChange(change: MoodChange): string {
   return JSON.stringify(change);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/**
+ * A `MoodChange` as JSON, checked with its schema (`MoodChangeSchema`: a sentiment's scores in 0..1,
+ * every emotion's delta present and in -1..1, an ISO 8601 time), so a replica applies nothing the
+ * event log would refuse. This module loads only on a replica (`REDIS_URL`), so typebox stays off a
+ * lone service's startup.
+ */
+const isMoodChange = Compile(MoodChangeSchema);
 
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-function sentimentOf(value: unknown): Sentiment | undefined {
-  if (!isRecord(value) || !SENTIMENT_LABELS.includes(value.sentiment as never)) return undefined;
-  if (!isNumber(value.positive) || !isNumber(value.negative)) return undefined;
-  return { sentiment: value.sentiment as Sentiment['sentiment'], positive: value.positive, negative: value.negative };
-}
-
-function deltasOf(value: unknown): EmotionDeltas | undefined {
-  if (!isRecord(value) || !EMOTION_NAMES.every((name) => isNumber(value[name]))) return undefined;
-  return emotionRecord((name) => value[name] as number);
-}
-
+/** A stream entry is a chat or a drift; a snapshot is never appended, it is the snapshot key's. */
 function changeOf(value: unknown): MoodChange | undefined {
-  if (!isRecord(value) || typeof value.at !== 'string') return undefined;
-  if (value.kind === 'chat' && typeof value.correlationId === 'string') {
-    const sentiment = sentimentOf(value.sentiment);
-    return sentiment && { kind: 'chat', correlationId: value.correlationId, sentiment, at: value.at };
-  }
-  const deltas = value.kind === 'drift' ? deltasOf(value.deltas) : undefined;
-  return deltas && { kind: 'drift', deltas, at: value.at };
+  return isMoodChange.Check(value) && value.kind !== 'snapshot' ? value : undefined;
 }
 
 /** Decodes one `[id, [field, value, …]]` entry as XRANGE and XREAD return it. */

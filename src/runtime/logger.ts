@@ -25,7 +25,7 @@ export const REDACTED_PATHS = [
   '*.headers.cookie',
 ];
 
-/** `DEBUG` is on unless it says `0` or `false` (seed 000: debug mode is on by default). */
+/** `DEBUG` is on unless it says `0` or `false` (docs/specification.md#settings: debug mode is on by default). */
 export function isDebugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.DEBUG?.trim().toLowerCase();
   return !(value === '0' || value === 'false');

@@ -17,15 +17,15 @@ export interface MemoryConversationStoreOptions {
  * The in-process conversation store: each session's last exchanges, in an LRU cache bounded in
  * count and idle time (lru-cache's TTL, renewed on every read and write). Stale entries are not
  * swept by a timer: they are dropped when read, or pushed out by newer sessions, so the bound holds
- * without a timer. Lost on restart, like the conversation memory of seed 000.
+ * without a timer. Lost on restart, like the memory store of docs/specification.md#states.
  */
 export class MemoryConversationStore implements ConversationStore {
-  private readonly sessions: LRUCache<string, readonly ConversationTurn[]>;
-  private readonly maxTurns: number;
+  readonly #sessions: LRUCache<string, readonly ConversationTurn[]>;
+  readonly #maxTurns: number;
 
   constructor(options: MemoryConversationStoreOptions) {
-    this.maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
-    this.sessions = new LRUCache({
+    this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
+    this.#sessions = new LRUCache({
       max: options.maxSessions,
       ttl: options.idleMs,
       updateAgeOnGet: true,
@@ -38,20 +38,20 @@ export class MemoryConversationStore implements ConversationStore {
 
   /** Sessions currently held (stale ones included until they are touched or pushed out). */
   get size(): number {
-    return this.sessions.size;
+    return this.#sessions.size;
   }
 
   async history(sessionId: string): Promise<readonly ConversationTurn[]> {
-    return this.sessions.get(sessionId) ?? [];
+    return this.#sessions.get(sessionId) ?? [];
   }
 
   async remember(sessionId: string, message: string, reply: string): Promise<void> {
-    const turns = this.sessions.get(sessionId) ?? [];
+    const turns = this.#sessions.get(sessionId) ?? [];
     const next: ConversationTurn[] = [...turns, { role: 'user', content: message }, { role: 'assistant', content: reply }];
-    this.sessions.set(sessionId, next.slice(-this.maxTurns));
+    this.#sessions.set(sessionId, next.slice(-this.#maxTurns));
   }
 
   async close(): Promise<void> {
-    this.sessions.clear();
+    this.#sessions.clear();
   }
 }

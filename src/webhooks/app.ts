@@ -121,10 +121,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       if (deps.journal) journaled.set(request, deps.clock.now());
       const name = routeNameOf(request);
       if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
-        throw new WebhookDeliveryError(
-          'WEBHOOK_NOT_REGISTERED',
-          `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`,
-        );
+        throw new WebhookDeliveryError('WEBHOOK_NOT_REGISTERED', `${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}`);
       }
       done();
     } catch (error) {
@@ -213,8 +210,9 @@ async function runHandler(
     return result instanceof WebhookReply ? result : (JSON.stringify(result ?? null) ?? 'null');
   } catch (error) {
     context.log.error({ err: error, event: context.event }, 'webhook handler failed');
-    reply.code(500);
-    return JSON.stringify({ error: `The webhook handler ${context.name} failed; see the server log.` });
+    const failed = new WebhookDeliveryError('WEBHOOK_HANDLER_FAILED', context.name);
+    reply.code(failed.statusCode);
+    return JSON.stringify({ error: failed.message });
   }
 }
 

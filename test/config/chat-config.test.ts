@@ -103,3 +103,25 @@ t.test('on a Hugging Face Space hub serve listens on 0.0.0.0 unless HOST is give
   t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub', HOST: '127.0.0.1' }).host, '127.0.0.1');
   t.end();
 });
+
+t.test('FRAME_ANCESTORS: space-separated origins; a Space adds https://huggingface.co; none by default', (t) => {
+  t.same(loadChatConfig({}).frameAncestors, []);
+  t.equal(loadChatConfig({}).onSpace, false);
+  t.same(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).frameAncestors, ['https://huggingface.co']);
+  t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).onSpace, true);
+  t.same(loadChatConfig({ FRAME_ANCESTORS: ' https://example.com  http://127.0.0.2:8080/ ' }).frameAncestors, [
+    'https://example.com',
+    'http://127.0.0.2:8080',
+  ]);
+  t.same(loadChatConfig({ SPACE_ID: 'a/b', FRAME_ANCESTORS: 'https://huggingface.co https://hf.co' }).frameAncestors, [
+    'https://huggingface.co',
+    'https://hf.co',
+  ]);
+  for (const bad of ['example.com', 'ftp://example.com', 'https://example.com/page', "'self'", 'https://a.com;script-src']) {
+    t.throws(
+      () => loadChatConfig({ FRAME_ANCESTORS: bad }),
+      new ConfigError(`FRAME_ANCESTORS must be space-separated origins such as https://example.com, got "${bad}"`),
+    );
+  }
+  t.end();
+});

@@ -3,11 +3,11 @@ import { completion, harness as chatSystemHarness, modelList, readyApp } from '.
 import { launchChromium } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 
-// Seed 000, read line by line against the real app over the real actor system.
+// docs/specification.md#chat, read line by line against the real app over the real actor system.
 const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
 const SHAPES = ['Circle', 'Triangle', 'Square'];
 
-/** The seed's emotions object: all five numbers, within 0..1, rounded to 2 decimal places. */
+/** The specification's emotions object: all five numbers, within 0..1, rounded to 2 decimal places. */
 function assertEmotions(t: Test, emotions: unknown, where: string): void {
   t.type(emotions, 'object', `${where}: emotions object`);
   for (const name of EMOTION_NAMES) {
@@ -24,7 +24,7 @@ function assertIso(t: Test, value: unknown, where: string): void {
   t.equal(new Date(value as string).toISOString(), value, `${where} is ISO 8601`);
 }
 
-t.test('every JSON endpoint of a ready service: Content-Type JSON and the seed fields with their types', async (t) => {
+t.test('every JSON endpoint of a ready service: Content-Type JSON and the specified fields with their types', async (t) => {
   const { app } = await readyApp(t);
   const json = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const response = await app.inject({ method, url, ...(payload ? { payload } : {}) });
@@ -36,7 +36,7 @@ t.test('every JSON endpoint of a ready service: Content-Type JSON and the seed f
   t.equal(chat.status, 200);
   t.type(chat.body.response, 'string');
   t.equal(chat.body.response, 'I hear you.');
-  t.ok(SHAPES.includes(chat.body.avatar_shape), 'avatar_shape is a seed shape');
+  t.ok(SHAPES.includes(chat.body.avatar_shape), 'avatar_shape is a specified shape');
   assertEmotions(t, chat.body.emotions, 'chat');
   t.equal(chat.body.is_initialized, true);
 

@@ -16,14 +16,14 @@ import { startFakeHub } from '../support/fake-hub.js';
 import { TOKEN } from '../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../support/run-webhooks-command.js';
 
-// Seed 001, read line by line: the library operations and their state table, and `--watch type:name`.
+// docs/specification.md#webhooks, read line by line: the library operations and their state table, and `--watch type:name`.
 async function fakeHub(t: Test) {
   const hub = await startFakeHub({ token: TOKEN });
   t.teardown(() => hub.close());
   return { hub, options: { token: TOKEN, endpoint: hub.url, env: {} } };
 }
 
-t.test('the package entry holds every seed operation and the receiving server', (t) => {
+t.test('the package entry holds every specified operation and the receiving server', (t) => {
   for (const fn of [
     createWebhook,
     listWebhooks,

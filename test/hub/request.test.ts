@@ -107,3 +107,20 @@ t.test('every request says who sends it: emotion-hub/<package version>; node/<no
   t.ok(scope.isDone());
   t.match(version, /^\d+\.\d+\.\d+/);
 });
+
+// The CLI's cold start (docs/performance.md, target ≤ 3.5 × `node -e 0`) relies on this: without an
+// injected fetch, hub calls go through node:http(s) and never touch the global fetch, whose first call
+// loads and compiles undici (some 60 to 200 ms, more than the rest of `hub webhooks ls`).
+t.test('without an injected fetch, a hub call never touches the global fetch', async (t) => {
+  const globalFetch = globalThis.fetch;
+  let fetched = 0;
+  globalThis.fetch = (async () => {
+    fetched += 1;
+    throw new Error('the global fetch was used');
+  }) as typeof fetch;
+  t.teardown(() => void (globalThis.fetch = globalFetch));
+  nock(HUB).get('/api/x').reply(200, { ok: true });
+  const result = await hubRequest({ method: 'GET', path: '/api/x' }, { env: { HF_ENDPOINT: HUB, HF_TOKEN: TOKEN } }, (body) => body);
+  t.same(result, { ok: true });
+  t.equal(fetched, 0);
+});

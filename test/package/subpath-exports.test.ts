@@ -33,7 +33,7 @@ async function importEntry(t: Test, entry: string, then = ''): Promise<{ package
 
 t.before(() => ensureBuilt());
 
-t.test('package.json exports the four entries of the DESIGN contract, with their types', (t) => {
+t.test('package.json exports the four entries of docs/specification.md#contract, with their types', (t) => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
   t.same(
     Object.keys(pkg.exports).filter((key) => key !== './package.json'),

@@ -11,7 +11,7 @@ import { startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { eventually } from '../support/eventually.js';
 
-// Issue 7, crash safety: `hub serve` in a child process, killed with SIGKILL
+// docs/robustness.md, crash safety: `hub serve` in a child process, killed with SIGKILL
 // at random moments during a burst of chats and a 5 ms drift, many times over
 // one emotions file. Each run has its own event log.
 //

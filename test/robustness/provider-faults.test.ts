@@ -6,7 +6,7 @@ import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { BASE_URL, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
 
-// Issue 7, provider faults: what the seed says for each, at startup (the key
+// docs/robustness.md, provider faults: what docs/specification.md#states says for each, at startup (the key
 // check) and during a chat, in one table. Cases already in
 // test/actors/chat-system.test.ts are not repeated: 429 and 401/403 at
 // startup, HTTP 500 and a blank reply during a chat.

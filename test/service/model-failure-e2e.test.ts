@@ -7,7 +7,7 @@ import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake
 import { eventually } from '../support/eventually.js';
 import { mockProviderOnly, startRealService } from '../support/real-service.js';
 
-// ON_MODEL_FAILURE=exit (the default, seed 000) with other visitors' chats in flight: every one of
+// ON_MODEL_FAILURE=exit (the default, docs/specification.md#states) with other visitors' chats in flight: every one of
 // them gets its JSON answer before the process ends, over real sockets (no reset).
 mockProviderOnly(t);
 
@@ -25,7 +25,7 @@ function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number }
   };
 }
 
-/** As many chats in flight as issue 10 saw reset when a provider call failed. */
+/** Enough chats in flight that a reset connection, once seen when a provider call failed, would show. */
 const IN_FLIGHT = 100;
 
 t.test('one chat fails: every chat in flight gets a JSON 502, the state is flushed unchanged, then exit 1', async (t) => {

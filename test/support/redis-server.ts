@@ -75,9 +75,9 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
 
 /**
  * A real `redis-server` (Debian's package) on a free loopback port, in a temporary directory,
- * without persistence. `kill()` ends it and removes the directory (the benchmark calls it itself).
+ * without persistence. `kill()` ends it and removes the directory.
  */
-export async function spawnRedisServer(): Promise<RedisServer & { kill(): void }> {
+async function spawnRedisServer(): Promise<RedisServer & { kill(): void }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-redis-'));
   let child: ChildProcess | undefined = await launch(port, dir);

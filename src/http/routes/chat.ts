@@ -1,10 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
-import { phaseError, REJECTION_ERRORS } from '../../errors/phase-errors.js';
+import { phaseError, rejectionError } from '../../errors/phase-errors.js';
 import { httpError, type HttpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';
+import type { CookiePolicy } from '../cookie-attributes.js';
 import { visitorSession } from '../session.js';
 import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
 
@@ -19,19 +19,21 @@ import type { SystemClient } from '../system-client.js';
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
   readonly maxMessageLength: number;
+  /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
+  readonly cookiePolicy?: CookiePolicy;
 }
 
-/** The phase's 503 of seed 000, or nothing when the system is ready to chat. */
+/** The phase's 503 (docs/specification.md#chat), or nothing when the system is ready to chat. */
 function readinessError(status: StatusReported): HttpError | undefined {
   const code = phaseError(status.phase);
   return code === undefined ? undefined : httpError(code);
 }
 
 function unreachableSystem(cause: unknown): HttpError {
-  return httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
+  return httpError('SYSTEM_UNREACHABLE', { cause });
 }
 
-export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength, cookiePolicy }) => {
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
@@ -43,7 +45,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, (error, value) =>
-      error ? done(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`, error)) : done(null, value),
+      error ? done(httpError('MALFORMED_JSON', { args: [error.message], cause: error })) : done(null, value),
     );
   });
 
@@ -61,11 +63,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         response: chatResponse,
       },
       attachValidation: true,
-      // Before the body is read: a system that cannot chat answers 503 whatever the body (seed 000).
+      // Before the body is read: a system that cannot chat answers 503 whatever the body (docs/specification.md#chat).
       // A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
       onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void) => {
         // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
-        request.session = visitorSession(request, reply);
+        request.session = visitorSession(request, reply, cookiePolicy);
         system.status().then(
           (status) => done(readinessError(status)),
           (cause: unknown) => done(unreachableSystem(cause)),
@@ -77,16 +79,16 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         const tooLong = request.validationError.validation.some(
           (problem: { keyword: string; instancePath: string }) => problem.keyword === 'maxLength' && problem.instancePath === '/message',
         );
-        throw tooLong ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`) : httpError('NO_MESSAGE');
+        throw tooLong ? httpError('MESSAGE_TOO_LONG', { args: [maxMessageLength] }) : httpError('NO_MESSAGE');
       }
       let answer: ChatReplied | ChatRejected;
       try {
         answer = await system.chat((request.body as { message: string }).message, request.session);
       } catch (cause) {
-        throw httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', undefined, cause);
+        throw httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', { cause });
       }
       // The system's own words (a provider's detail among them) go to the log, not to the visitor.
-      if (answer.type === 'chat.rejected') throw httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
+      if (answer.type === 'chat.rejected') throw httpError(rejectionError(answer.reason), { cause: answer.error });
       return reply.send(chatBody(answer));
     },
   );

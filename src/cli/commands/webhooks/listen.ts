@@ -12,7 +12,7 @@ import type { WebhookReply } from '../../../webhooks/handler.js';
 import { DEFAULT_TUNNEL_HOST, localTunnel } from '../../../webhooks/local-tunnel.js';
 import type { WebhookPayload } from '../../../webhooks/payload.js';
 import { WebhooksServer } from '../../../webhooks/server.js';
-import { CliFailure, ExitCode } from '../../exit-codes.js';
+import { CliError, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
 import { httpUrl } from '../../http-url.js';
 import { deliveryLine } from '../../listen/delivery-line.js';
@@ -106,9 +106,8 @@ export default class WebhooksListen extends HubCommand {
       base = publicUrl ?? launched.url;
     } catch (error) {
       await server.close();
-      if (error instanceof WebhookTunnelError)
-        throw new CliFailure(`The public URL could not open: ${error.message}`, ExitCode.unreachable);
-      throw new CliFailure(`The local receiver could not start: ${(error as Error).message}`, ExitCode.aborted);
+      if (error instanceof WebhookTunnelError) throw new CliError(`The public URL could not open: ${error.message}`, ExitCode.unreachable);
+      throw new CliError(`The local receiver could not start: ${(error as Error).message}`, ExitCode.aborted);
     }
 
     const url = `${base}/webhooks/${ROUTE}`;
@@ -146,7 +145,7 @@ export default class WebhooksListen extends HubCommand {
     if (exec !== undefined) {
       return (payload, context, secret) => execDelivery(exec, jobEnvironment(payload, context, secret), this.runtime.env);
     }
-    throw new CliFailure(
+    throw new CliError(
       'Provide either --forward-to URL (forward each delivery there) or --exec CMD (run it per delivery).',
       ExitCode.usage,
     );
@@ -155,11 +154,11 @@ export default class WebhooksListen extends HubCommand {
   #publicUrl(tunnel: string, publicUrl: string | undefined): string | undefined {
     if (tunnel === 'none') {
       if (publicUrl === undefined)
-        throw new CliFailure('--tunnel none needs --public-url: the address the Hub should post to.', ExitCode.usage);
+        throw new CliError('--tunnel none needs --public-url: the address the Hub should post to.', ExitCode.usage);
       return httpUrl(publicUrl, '--public-url').href.replace(/\/+$/, '');
     }
     if (publicUrl !== undefined)
-      throw new CliFailure('--public-url goes with --tunnel none (the built-in tunnel gives its own URL).', ExitCode.usage);
+      throw new CliError('--public-url goes with --tunnel none (the built-in tunnel gives its own URL).', ExitCode.usage);
     return undefined;
   }
 

@@ -5,7 +5,7 @@ import { WEBHOOK_SECRET_HEADER } from '../../../webhooks/secret.js';
 import { postDelivery } from '../../../webhooks/send-test-delivery.js';
 import { CliCommand } from '../../cli-command.js';
 import { type DeliveryAnswer, deliverAndReport } from '../../delivery-answer.js';
-import { CliFailure, ExitCode } from '../../exit-codes.js';
+import { CliError, ExitCode } from '../../exit-codes.js';
 import { httpUrl } from '../../http-url.js';
 import { journalFlag, readDeliveries } from '../../journal-source.js';
 import { deliveryHeaders } from '../../listen/forward-delivery.js';
@@ -33,13 +33,10 @@ export default class WebhooksRedeliver extends CliCommand {
     const { args, flags } = await this.parse(WebhooksRedeliver);
     const url = httpUrl(flags.to, '--to');
     const entry = (await readDeliveries(flags.journal)).find((candidate) => candidate.webhookId === args.webhookId);
-    if (entry === undefined) throw new CliFailure(`No delivery with Webhook-Id ${args.webhookId} in ${flags.journal}.`, ExitCode.usage);
+    if (entry === undefined) throw new CliError(`No delivery with Webhook-Id ${args.webhookId} in ${flags.journal}.`, ExitCode.usage);
     const body = deliveredText(entry);
     if (body === undefined)
-      throw new CliFailure(
-        `The delivery ${args.webhookId} was refused before its body was read: there is nothing to send.`,
-        ExitCode.usage,
-      );
+      throw new CliError(`The delivery ${args.webhookId} was refused before its body was read: there is nothing to send.`, ExitCode.usage);
     const secret = flags.secret ?? (this.runtime.env.WEBHOOK_SECRET || undefined);
     const headers = { ...deliveryHeaders(entry.headers), ...(secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: secret }) };
     return deliverAndReport(

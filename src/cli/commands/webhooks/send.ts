@@ -7,7 +7,7 @@ import { sendTestDelivery } from '../../../webhooks/send-test-delivery.js';
 import { parseAssignment, setPath } from '../../../webhooks/set-path.js';
 import { CliCommand } from '../../cli-command.js';
 import { type DeliveryAnswer, deliverAndReport } from '../../delivery-answer.js';
-import { CliFailure, ExitCode } from '../../exit-codes.js';
+import { CliError, ExitCode } from '../../exit-codes.js';
 import { httpUrl } from '../../http-url.js';
 
 export type SendResult = DeliveryAnswer;
@@ -75,18 +75,18 @@ export default class WebhooksSend extends CliCommand {
 
 function sample(scope: SampleScope, action: string | undefined): unknown {
   if (action !== undefined && !(SAMPLE_EVENTS[scope] as readonly string[]).includes(action)) {
-    throw new CliFailure(`The Hub sends no ${scope}:${action} event. Documented: ${SAMPLE_EVENT_NAMES.join(', ')}.`, ExitCode.usage);
+    throw new CliError(`The Hub sends no ${scope}:${action} event. Documented: ${SAMPLE_EVENT_NAMES.join(', ')}.`, ExitCode.usage);
   }
   return samplePayload(scope, action as WebhookAction | undefined);
 }
 
 function applySet(payload: unknown, assignment: string): void {
-  if (payload === null || typeof payload !== 'object') throw new CliFailure('--set needs a payload that is a JSON object.', ExitCode.usage);
+  if (payload === null || typeof payload !== 'object') throw new CliError('--set needs a payload that is a JSON object.', ExitCode.usage);
   try {
     const { path, value } = parseAssignment(assignment);
     setPath(payload as Record<string, unknown>, path, value);
   } catch (error) {
-    throw new CliFailure((error as Error).message, ExitCode.usage);
+    throw new CliError((error as Error).message, ExitCode.usage);
   }
 }
 
@@ -95,6 +95,6 @@ async function readPayload(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CliFailure(`The payload file ${path} is not JSON: ${(error as Error).message}`, ExitCode.usage);
+    throw new CliError(`The payload file ${path} is not JSON: ${(error as Error).message}`, ExitCode.usage);
   }
 }
