@@ -96,8 +96,8 @@ export const ERRORS = {
   },
   WEBHOOK_HANDLER_FAILED: { statusCode: 500, message: 'The webhook handler %s failed; see the server log.' },
   WEBHOOK_INTERNAL: { statusCode: 500, message: 'Internal server error.' },
-  WEBHOOK_FORWARD_FAILED: { statusCode: 502, message: 'The forward target could not be reached.' },
-  WEBHOOK_EXEC_FAILED: { statusCode: 500, message: 'The command failed.' },
+  WEBHOOK_FORWARD_FAILED: { statusCode: 502, message: 'The forward target could not be reached: %s: %s' },
+  WEBHOOK_EXEC_FAILED: { statusCode: 500, message: 'The command failed: %s.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export interface ErrorEntry {

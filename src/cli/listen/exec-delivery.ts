@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { ERRORS } from '../../errors/catalogue.js';
+import { ERRORS, errorMessage } from '../../errors/catalogue.js';
 import type { WebhookContext } from '../../webhooks/context.js';
 import { WebhookReply } from '../../webhooks/handler.js';
 import type { WebhookPayload } from '../../webhooks/payload.js';
@@ -27,10 +27,7 @@ export function execDelivery(command: string, variables: Record<string, string>,
     const child = spawn(command, { shell: true, env: { ...env, ...variables }, stdio: ['ignore', 'inherit', 'inherit'] });
     const fail = (why: string): void =>
       resolve(
-        new WebhookReply(
-          ERRORS.WEBHOOK_EXEC_FAILED.statusCode,
-          JSON.stringify({ error: `${ERRORS.WEBHOOK_EXEC_FAILED.message.slice(0, -1)}: ${why}.` }),
-        ),
+        new WebhookReply(ERRORS.WEBHOOK_EXEC_FAILED.statusCode, JSON.stringify({ error: errorMessage('WEBHOOK_EXEC_FAILED', [why]) })),
       );
     child.on('error', (error) => fail(error.message));
     child.on('exit', (code, signal) => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { ERRORS } from '../../errors/catalogue.js';
+import { ERRORS, errorMessage } from '../../errors/catalogue.js';
 import type { WebhookContext } from '../../webhooks/context.js';
 import { WebhookReply } from '../../webhooks/handler.js';
 import { WEBHOOK_SECRET_HEADER } from '../../webhooks/secret.js';
@@ -48,7 +48,7 @@ export async function forwardDelivery(target: URL, context: WebhookContext, secr
     return new WebhookReply(
       ERRORS.WEBHOOK_FORWARD_FAILED.statusCode,
       JSON.stringify({
-        error: `${ERRORS.WEBHOOK_FORWARD_FAILED.message.slice(0, -1)}: ${target.origin}${target.pathname}: ${(error as Error).message}`,
+        error: errorMessage('WEBHOOK_FORWARD_FAILED', [`${target.origin}${target.pathname}`, (error as Error).message]),
       }),
     );
   }
