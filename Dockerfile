@@ -1,4 +1,5 @@
-# A Docker Space (https://huggingface.co/docs/hub/spaces-sdks-docker) running `hub serve`.
+# A Docker Space (https://huggingface.co/docs/hub/spaces-sdks-docker) running `hub serve --supervise`: the
+# service restarts after a model failure or a crash, with its mood and conversations (in /data).
 # Set LLM_API_KEY (and WEBHOOK_SECRET if you use the receiver) as Space secrets.
 
 # Build: compile TypeScript and pack the package as npm would publish it.
@@ -23,4 +24,4 @@ COPY --chown=1000:1000 space/package.json ./
 COPY --from=build --chown=1000:1000 /emotion-hub.tgz ./
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 EXPOSE 7860
-CMD ["node_modules/.bin/hub", "serve"]
+CMD ["node_modules/.bin/hub", "serve", "--supervise"]

@@ -4,7 +4,7 @@ export * from './bus/events.js';
 export { Bus, type BusOptions, type RequestInput } from './bus/bus.js';
 export { BusClosedError, BusTimeoutError } from './bus/errors.js';
 export { EventLog, type EventLogOptions } from './bus/event-log.js';
-export { EventLogLineError, readEventLog, type ReadEventLogOptions } from './bus/event-log-reader.js';
+export { EventLogLineError, readEventLog, type LoggedEvent, type ReadEventLogOptions } from './bus/event-log-reader.js';
 export * from './emotions/emotions.js';
 export * from './emotions/schemas.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
@@ -28,7 +28,7 @@ export {
   roundEmotions,
   round2,
 } from './emotions/model.js';
-export { chooseShape, energyOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
+export { chooseShape, energyOf, weightOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
 export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
 export { foldEvent } from './actors/fold-event.js';

@@ -1,9 +1,7 @@
 /**
- * An OpenAI-compatible provider that answers at once. By default it lives in the service's own
- * process (given to the openai client as its `fetch`), so the chat benchmark measures the service,
- * not a model or a network hop. With `BENCH_PROVIDER_URL` set, both chat servers talk instead to
- * the same answers served over loopback HTTP by another process (bench/servers/openai-provider.ts),
- * through the global fetch, as a deployment talks to its provider.
+ * An OpenAI-compatible provider that answers at once, served over loopback HTTP by a process of its
+ * own (bench/servers/openai-provider.ts): every chat server of the bench reaches it through the
+ * global fetch at `BENCH_PROVIDER_URL`, as a deployment reaches its provider.
  */
 
 /** One answer of the stand-in: its status and JSON body. */
@@ -50,8 +48,11 @@ const chunkFrame = (content: string, finish: string | null): Uint8Array =>
     `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench-model', choices: [{ index: 0, delta: { content }, finish_reason: finish }] })}\n\n`,
   );
 
+/** Whether a completion request asks for a streamed answer (then `streamedCompletion` is the answer). */
+export const wantsStream = (requestBody: string): boolean => requestBody.includes('"stream":true');
+
 /** A streamed completion: STREAM_TOKENS pieces, one every TOKEN_MS, then the normal end. */
-function streamedCompletion(): ReadableStream<Uint8Array> {
+export function streamedCompletion(): ReadableStream<Uint8Array> {
   let sent = 0;
   return new ReadableStream({
     pull: (controller) =>
@@ -70,20 +71,9 @@ function streamedCompletion(): ReadableStream<Uint8Array> {
   });
 }
 
-export function openAIStandIn(): typeof fetch {
-  return async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const request = String(init?.body ?? '');
-    if (request.includes('"stream":true')) {
-      return new Response(streamedCompletion(), { status: 200, headers: { 'content-type': 'text/event-stream' } });
-    }
-    const { status, body } = standInAnswer(url.pathname, request);
-    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  };
-}
-
-/** Where a bench server's openai client sends its calls: the stand-in process named by `BENCH_PROVIDER_URL`, or the in-process one. */
-export function standInProvider(): { readonly baseURL: string; readonly fetch?: typeof fetch } {
-  const url = process.env.BENCH_PROVIDER_URL;
-  return url === undefined || url === '' ? { baseURL: 'http://llm.bench.invalid/v1', fetch: openAIStandIn() } : { baseURL: `${url}/v1` };
+/** The stand-in's base URL for a bench server's openai client, from `BENCH_PROVIDER_URL` (set by bench/run.ts). */
+export function standInBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.BENCH_PROVIDER_URL;
+  if (url === undefined || url === '') throw new Error('BENCH_PROVIDER_URL is not set: run the bench with npm run bench');
+  return `${url}/v1`;
 }

@@ -17,12 +17,11 @@ import {
   type Emotions,
 } from 'emotion-hub';
 import { reportListening } from '../lib/child.js';
-import { standInProvider } from '../lib/openai-stand-in.js';
+import { standInBaseUrl } from '../lib/openai-stand-in.js';
 
 type Message = { role: 'user' | 'assistant'; content: string };
 
-const { baseURL, fetch } = standInProvider();
-const client = new OpenAI({ apiKey: 'sk-bench', baseURL, timeout: 30_000, maxRetries: 2, fetch });
+const client = new OpenAI({ apiKey: 'sk-bench', baseURL: standInBaseUrl(), timeout: 30_000, maxRetries: 2 });
 let emotions: Emotions = DEFAULT_EMOTIONS;
 let shape: AvatarShape = 'Circle';
 const history: Message[] = [];

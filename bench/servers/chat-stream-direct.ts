@@ -5,10 +5,9 @@ import Fastify from 'fastify';
 import OpenAI from 'openai';
 import { SECURITY_HEADERS } from 'emotion-hub';
 import { reportListening } from '../lib/child.js';
-import { standInProvider } from '../lib/openai-stand-in.js';
+import { standInBaseUrl } from '../lib/openai-stand-in.js';
 
-const { baseURL, fetch } = standInProvider();
-const client = new OpenAI({ apiKey: 'sk-bench', baseURL, timeout: 30_000, maxRetries: 2, fetch });
+const client = new OpenAI({ apiKey: 'sk-bench', baseURL: standInBaseUrl(), timeout: 30_000, maxRetries: 2 });
 
 const app = Fastify({ logger: false });
 app.post('/chat', async (request, reply) => {

@@ -1,18 +1,27 @@
-// The chat service as `hub serve` runs it (debug logging off), its provider the stand-in (in-process, or BENCH_PROVIDER_URL).
+// The chat service as `hub serve` runs it (debug logging off), its provider the stand-in at BENCH_PROVIDER_URL.
 // BENCH_REDIS_URL (and BENCH_REDIS_PREFIX) make it one replica on that Redis, as REDIS_URL does.
+// Otherwise it keeps its state in the embedded store, as `hub serve` does; BENCH_STORE=memory keeps it in the process only.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 // The built package, as it ships, by its own name.
-import { createChatSystem, createLogger, loadChatConfig, startChatService, type ChatSystem } from 'emotion-hub';
+import {
+  createChatSystem,
+  createLogger,
+  LocalMoodLedger,
+  loadChatConfig,
+  MemoryConversationStore,
+  startChatService,
+  systemClock,
+  type ChatSystem,
+} from 'emotion-hub';
 import { memoryAfterGc, reportListening } from '../lib/child.js';
-import { standInProvider } from '../lib/openai-stand-in.js';
+import { standInBaseUrl } from '../lib/openai-stand-in.js';
 
-const provider = standInProvider();
 const config = loadChatConfig({
   LLM_API_KEY: 'sk-bench',
-  LLM_BASE_URL: provider.baseURL,
+  LLM_BASE_URL: standInBaseUrl(),
   // The model the stand-in offers: startup checks that the configured one is in its list.
   LLM_MODEL: 'bench-model',
   PORT: '0',
@@ -23,10 +32,23 @@ const config = loadChatConfig({
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;
+const inMemory =
+  process.env.BENCH_STORE === 'memory'
+    ? {
+        ledger: new LocalMoodLedger(),
+        conversations: new MemoryConversationStore({
+          maxSessions: config.maxSessions,
+          idleMs: config.sessionIdleMs,
+          maxBytes: config.maxSessionBytes,
+          clock: systemClock,
+        }),
+      }
+    : {};
 const service = await startChatService({
   config,
   logger,
-  createSystem: (deps) => (system = createChatSystem({ ...deps, fetch: provider.fetch })),
+  ...inMemory,
+  createSystem: (deps) => (system = createChatSystem(deps)),
 });
 const phase = await system?.settled();
 if (phase !== 'ready') throw new Error(`the chat system did not get ready: ${String(phase)}`);

@@ -4,17 +4,16 @@
 // A reply is rendered as Markdown by markdown-it with HTML off: HTML in a reply
 // is shown as text, never made into an element; the visitor's own text is text.
 // The state line tells the truth: which state the service is in, whether it can
-// be reached, and that the avatar is thinking while a reply is pending.
+// be reached, and that the avatar is thinking while a reply is pending and
+// speaking while it streams in.
 import markdownit from '/assets/vendor/markdown-it.js';
+import { drawAvatar, setAvatarActivity } from './avatar.js';
 
 const markdown = markdownit({ html: false, linkify: true, breaks: true });
 const POLL_MS = Number(document.body.dataset.pollMs) || 1000;
 const EMOTIONS = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
-const SHAPES = ['Circle', 'Triangle', 'Square'];
 
 const stateLine = document.getElementById('state');
-const avatar = document.getElementById('avatar');
-const shapeName = document.getElementById('avatar-shape');
 const conversation = document.getElementById('conversation');
 const form = document.getElementById('chat-form');
 const input = document.getElementById('message');
@@ -54,21 +53,16 @@ function drawEmotions(emotions) {
   }
 }
 
-function drawShape(shape) {
-  const known = SHAPES.includes(shape) ? shape : 'Circle';
-  avatar.dataset.shape = known;
-  shapeName.textContent = known;
-}
-
 /** The one place the page draws the mood: the bars and the avatar, from an /api/avatar-shaped body. */
 function drawState(body) {
   drawEmotions(body.emotions);
-  drawShape(body.avatar_shape);
+  drawAvatar(body);
 }
 
-/** What the avatar is doing ('idle', 'thinking', 'speaking'), for the avatar's drawing to follow. */
+/** What the avatar is doing ('idle', 'thinking', 'speaking'): its face follows, and the page's body says it. */
 function setActivity(activity) {
   document.body.dataset.activity = activity;
+  setAvatarActivity(activity);
 }
 
 /** Renders a reply's Markdown: markdown-it with HTML off escapes any tag, and refuses javascript: links. */
@@ -148,6 +142,7 @@ function showThinking() {
   return () => {
     item.remove();
     document.body.dataset.thinking = 'false';
+    setActivity('idle');
   };
 }
 
@@ -231,7 +226,7 @@ async function* eventFrames(response) {
   }
 }
 
-/** A rejection before the stream (JSON, seed 000's statuses): says why, and gives the message back. */
+/** A rejection before the stream (JSON, the statuses of docs/specification.md#chat): says why, and gives the message back. */
 function rejected(response, body, text) {
   if (body.status === 'missing_llm_key') {
     goToErrorPage('/error');

@@ -17,6 +17,10 @@ export interface ChatInput {
 
 /** One accepted chat on its way: what is known of it so far. */
 interface Pending {
+  readonly session: string;
+  readonly message: string;
+  /** When the message was accepted: its time in the visitor's history. */
+  readonly at: string;
   sentiment?: Sentiment;
   /** Set once the dialogue replied: from then on the chat waits for its own change to come back from the ledger. */
   response?: string;
@@ -52,7 +56,9 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
     if (pending.delete(correlationId)) bus.publish({ type: 'chat.rejected', correlationId, reason, error });
   };
 
-  subscription.add(bus.on('chat.accepted').subscribe(({ correlationId }) => pending.set(correlationId, {})));
+  subscription.add(
+    bus.on('chat.accepted').subscribe(({ correlationId, session, message, at }) => pending.set(correlationId, { session, message, at })),
+  );
   subscription.add(
     bus.on('sentiment.analyzed').subscribe(({ correlationId, sentiment }) => {
       const chat = pending.get(correlationId);
@@ -64,7 +70,9 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
       const chat = pending.get(correlationId);
       if (!chat?.sentiment) return;
       chat.response = response;
-      ledger.append({ kind: 'chat', correlationId, sentiment: chat.sentiment, at: stamp() }).catch((error: unknown) => {
+      const change = { kind: 'chat', correlationId, sentiment: chat.sentiment, at: stamp() } as const;
+      const times = { message: chat.at, reply: change.at };
+      ledger.append(change, { session: chat.session, message: chat.message, reply: response, times }).catch((error: unknown) => {
         const cause = error instanceof Error ? error.message : String(error);
         reject(correlationId, 'unavailable', `The mood could not be recorded (${cause}); nothing changed. Please try again.`);
       });

@@ -12,7 +12,9 @@ import { LocalMoodLedger } from '../mood/local-mood-ledger.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { MemoryConversationStore } from '../sessions/memory-conversation-store.js';
+import { sessionBoundsOf } from '../sessions/session-bounds.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
+import { requestFlush } from './persistence-actor.js';
 import { createSystemMachine, phaseOf } from './system-machine.js';
 
 export interface ChatSystemDeps {
@@ -25,9 +27,9 @@ export interface ChatSystemDeps {
   exit?: (code: number) => void;
   /** Drives the drift and the write coalescing; tests pass a virtual-time scheduler. Default: real time. */
   scheduler?: SchedulerLike;
-  /** The dialogue client's retries before a reply counts as failed. Default 2. */
+  /** The dialogue's retries before a reply counts as failed, each only while time is left. Default 2. */
   dialogueRetries?: number;
-  /** The providers' HTTP client; defaults to the global fetch. Benchmarks pass an in-process stand-in. */
+  /** The providers' HTTP client; defaults to the global fetch. Tests pass an in-process stand-in. */
   fetch?: typeof fetch;
   /** XState inspection; default from `XSTATE_INSPECT` (see inspect.ts), off when unset. */
   inspect?: Inspect;
@@ -52,9 +54,6 @@ export interface ChatSystem {
   stop(): Promise<void>;
 }
 
-/** How long stop() waits for the final write. */
-const FLUSH_TIMEOUT_MS = 5000;
-
 /**
  * The chat service's actor system. It answers `status.requested` and `chat.requested` on the bus
  * from the moment it is created (the front desk), and starts its components on start().
@@ -64,9 +63,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
   const inspection = deps.inspect ? undefined : inspectionFromEnv(process.env, logger);
   const ledger = deps.ledger ?? new LocalMoodLedger();
   const driftLease = deps.driftLease ?? ALWAYS_HELD;
-  const conversations =
-    deps.conversations ??
-    new MemoryConversationStore({ maxSessions: deps.config.maxSessions, idleMs: deps.config.sessionIdleMs, clock: deps.clock });
+  const conversations = deps.conversations ?? new MemoryConversationStore(sessionBoundsOf(deps.config, deps.clock));
   const machine = createSystemMachine({
     bus,
     config: deps.config,
@@ -118,9 +115,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
       (stopping ??= (async () => {
         actor.send({ type: 'STOP_DRIFT' });
         if (!crashed && actor.getSnapshot().context.started && phase !== 'failed') {
-          await bus
-            .request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], FLUSH_TIMEOUT_MS)
-            .catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
+          await requestFlush(bus).catch((error: unknown) => logger.error({ err: error }, 'the emotions file was not written at shutdown'));
         }
         actor.stop();
         await Promise.all([ledger.close(), conversations.close(), driftLease.close()]).catch((error: unknown) =>

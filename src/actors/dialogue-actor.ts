@@ -4,7 +4,7 @@ import type { Bus } from '../bus/bus.js';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
-import { CallSignals } from '../providers/call-signals.js';
+import { withinDeadline } from '../providers/deadline.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
 import type { ConversationStore, ConversationTurn } from '../sessions/conversation-store.js';
@@ -14,11 +14,14 @@ import { publishLate } from './publish.js';
 export interface DialogueInput {
   readonly bus: Bus;
   readonly provider: ProviderConfig;
+  /** The whole chat's time with the model, retries included. */
   readonly timeoutMs: number;
-  /** The client's retries before a failure counts. */
+  /** Retries before a failure counts, each made only while time is left. */
   readonly maxRetries: number;
   /** Each visitor's conversation; the actor does not know which store it is. */
   readonly conversations: ConversationStore;
+  /** Whether the dialogue remembers committed exchanges; not when the ledger commits them with the change (`keepsConversations`). */
+  readonly remembers: boolean;
   readonly fetch?: typeof fetch;
 }
 
@@ -34,7 +37,7 @@ export function systemPrompt(emotions: Emotions): string {
   ].join(' ');
 }
 
-/** The model's answer gives nothing to say (empty, or not a completion): seed 000 counts that as a failure to produce a reply. */
+/** The model's answer gives nothing to say (empty, or not a completion): docs/specification.md#states counts that as a failure to produce a reply. */
 class UnusableReplyError extends Error {
   override readonly name = 'UnusableReplyError';
 }
@@ -50,34 +53,46 @@ interface Exchange {
   response?: string;
 }
 
-/** The provider sent no piece of a streamed reply for this long: the call counts as timed out. */
-class StreamIdleError extends Error {
-  override readonly name = 'StreamIdleError';
+/** A streamed reply did not end within the chat's deadline: the call counts as timed out. */
+class StreamTimeoutError extends Error {
+  override readonly name = 'StreamTimeoutError';
+}
+
+/** A streamed try failed after pieces of it were sent: not tried again (its `cause` is the failure). */
+class PiecesSentError extends Error {
+  override readonly name = 'PiecesSentError';
+  constructor(cause: unknown) {
+    super('the stream failed after pieces of the reply were sent', { cause });
+  }
 }
 
 /**
  * The dialogue engine: once an accepted message is scored (with the emotions it would make), asks the conversational
  * provider for a reply, with those emotions in the system prompt and that visitor's conversation
- * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the client's
- * retries. A streamed chat's reply comes piece by piece, each published as `chat.token`, and is
- * replied only once the provider's stream has ended normally; the visitor can stop it
+ * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the retries that
+ * fit in the chat's one deadline. A streamed chat's reply comes piece by piece, each published as
+ * `chat.token`, and is replied only once the provider's stream has ended normally within that
+ * deadline; a try is retried only while no piece has been sent. The visitor can stop it
  * (`dialogue.stopped`, no failure). The exchange joins the visitor's conversation only when the
  * chat is committed.
  */
 export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
-  const { bus, provider, conversations, timeoutMs } = input;
-  const client = createProviderClient(provider, {
-    timeoutMs,
-    maxRetries: input.maxRetries,
-    fetch: input.fetch,
-  });
-  // JSON calls in flight are aborted together on stop; a streamed call has its own controller, in `exchanges`.
-  const signals = new CallSignals();
+  const { bus, provider, conversations, timeoutMs, maxRetries } = input;
+  // Retries are made here, within one deadline for the whole chat: the client's own would give
+  // each try the whole timeout.
+  const client = createProviderClient(provider, { timeoutMs, maxRetries: 0, fetch: input.fetch });
+  // Calls in flight, aborted on stop; a controller per call, since the openai client never removes
+  // the listener it adds to a signal. A streamed call's controller is its exchange's, so that the
+  // visitor can stop it alone.
+  const inFlight = new Set<AbortController>();
   const exchanges = new Map<string, Exchange>();
 
-  /** A JSON chat's reply: one completion. */
+  /** A JSON chat's reply: one completion, tried again while the chat's deadline leaves time. */
   async function completed(messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> {
-    const completion = await client.chat.completions.create({ model: provider.model, messages: [...messages] }, { signal });
+    const completion = await withinDeadline(
+      (timeout) => client.chat.completions.create({ model: provider.model, messages: [...messages] }, { signal, timeout }),
+      { timeoutMs, maxRetries, signal },
+    );
     // A provider that answers 200 with something else than a completion must be named as such, not as a TypeError.
     if (!Array.isArray((completion as { choices?: unknown }).choices)) {
       throw new UnusableReplyError(`model ${provider.model} returned a malformed reply: no "choices" list`);
@@ -86,36 +101,51 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   }
 
   /**
-   * A streamed chat's reply: each piece goes on the bus as it comes. The client's timeout covers the
-   * wait for the stream to open; a stream that then goes silent for as long is aborted as timed out.
+   * A streamed chat's reply: each piece goes on the bus as it comes. The chat's one deadline covers
+   * it all, the stream's opening (each try given the time left) and its pieces (the call is aborted
+   * when the deadline passes). A try that fails before any piece was sent is retried as a JSON
+   * chat's; after a piece, the visitor has seen part of a reply, so the failure is final.
    */
-  async function streamed(correlationId: string, messages: readonly ChatMessage[], controller: AbortController): Promise<string> {
-    const stream = await client.chat.completions.create(
-      { model: provider.model, messages: [...messages], stream: true },
-      { signal: controller.signal },
-    );
-    let idle = false;
-    const timer = setTimeout(() => {
-      idle = true;
-      controller.abort();
+  async function streamed(correlationId: string, messages: readonly ChatMessage[], call: AbortController): Promise<string> {
+    let expired = false;
+    const deadline = setTimeout(() => {
+      expired = true;
+      call.abort();
     }, timeoutMs);
-    let text = '';
+    let sent = false;
     try {
-      for await (const chunk of stream) {
-        timer.refresh();
-        const piece = chunk.choices?.[0]?.delta?.content;
-        if (typeof piece !== 'string' || piece === '') continue;
-        text += piece;
-        publishLate(bus, { type: 'chat.token', correlationId, text: piece });
-      }
+      return await withinDeadline(
+        async (timeout) => {
+          try {
+            const stream = await client.chat.completions.create(
+              { model: provider.model, messages: [...messages], stream: true },
+              { signal: call.signal, timeout },
+            );
+            let text = '';
+            for await (const chunk of stream) {
+              const piece = chunk.choices?.[0]?.delta?.content;
+              if (typeof piece !== 'string' || piece === '') continue;
+              text += piece;
+              sent = true;
+              publishLate(bus, { type: 'chat.token', correlationId, text: piece });
+            }
+            // An aborted stream may end as if normally: the flag, not the loop's end, says what happened.
+            if (expired) throw new StreamTimeoutError(`model ${provider.model}: the reply did not end within ${timeoutMs} ms`);
+            return text;
+          } catch (error) {
+            throw sent ? new PiecesSentError(error) : error;
+          }
+        },
+        { timeoutMs, maxRetries, signal: call.signal },
+      );
     } catch (error) {
-      if (!idle) throw error;
+      if (expired && !(error instanceof StreamTimeoutError)) {
+        throw new StreamTimeoutError(`model ${provider.model}: the reply did not end within ${timeoutMs} ms`);
+      }
+      throw error;
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadline);
     }
-    // An aborted stream may end as if normally: the idle flag, not the loop's end, says what happened.
-    if (idle) throw new StreamIdleError(`model ${provider.model}: the stream sent nothing for ${timeoutMs} ms`);
-    return text;
   }
 
   async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
@@ -134,25 +164,27 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       ...history,
       { role: 'user', content: exchange.message },
     ];
-    const call = exchange.stream ?? signals.acquire();
+    const call = exchange.stream ?? new AbortController();
+    inFlight.add(call);
     try {
-      const text = exchange.stream ? await streamed(correlationId, messages, exchange.stream) : await completed(messages, call.signal);
+      const text = exchange.stream ? await streamed(correlationId, messages, call) : await completed(messages, call.signal);
       const response = text.trim();
       if (response === '') throw new UnusableReplyError(`model ${provider.model} returned an empty reply`);
       exchange.response = response;
       if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
       // A stopped call was answered by the stop itself; a call aborted by the actor's stop has nobody to tell.
-      if (call.signal.aborted && !(error instanceof StreamIdleError)) return;
+      if (call.signal.aborted && !(error instanceof StreamTimeoutError)) return;
       exchanges.delete(correlationId);
+      const cause = error instanceof PiecesSentError ? error.cause : error;
       const reason =
-        error instanceof UnusableReplyError || error instanceof StreamIdleError
-          ? error.message
-          : `model ${provider.model}: ${describeProviderError(error)}`;
-      const timedOut = error instanceof StreamIdleError || isProviderTimeout(error);
+        cause instanceof UnusableReplyError || cause instanceof StreamTimeoutError
+          ? cause.message
+          : `model ${provider.model}: ${describeProviderError(cause, provider.apiKey)}`;
+      const timedOut = cause instanceof StreamTimeoutError || isProviderTimeout(cause);
       publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut });
     } finally {
-      if (!exchange.stream) signals.release(call);
+      inFlight.delete(call);
     }
   }
 
@@ -190,6 +222,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       const exchange = exchanges.get(correlationId);
       if (exchange?.response === undefined) return;
       exchanges.delete(correlationId);
+      if (!input.remembers) return;
       // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
       conversations
         .remember(exchange.session, exchange.message, exchange.response, { message: exchange.at, reply: at })
@@ -203,13 +236,14 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     }),
   );
   return () => {
-    signals.abortAll();
+    for (const call of inFlight) call.abort();
+    inFlight.clear();
     for (const exchange of exchanges.values()) exchange.stream?.abort();
     subscription.unsubscribe();
   };
 });
 
-/** Tells the system machine that the dialogue failed, which ends the process (seed 000) unless `ON_MODEL_FAILURE=stay`. */
+/** Tells the system machine that the dialogue failed, which ends the process (docs/specification.md#states) unless `ON_MODEL_FAILURE=stay`. */
 export const dialogueWatch = fromCallback<EventObject, { bus: Bus }>(({ input: { bus }, sendBack }) => {
   const subscription = bus.on('dialogue.failed').subscribe(({ reason }) => sendBack({ type: 'PROVIDER_FAILED', reason }));
   return () => subscription.unsubscribe();

@@ -23,39 +23,39 @@ function toJson(event: StatelyInspectionEvent): string {
  * unreachable, this one stops for good, and its timer and socket never keep the process alive.
  */
 export class InspectorSocket {
-  private socket: WebSocket | undefined;
-  private retry: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private readonly queue: string[] = [];
+  #socket: WebSocket | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #stopped = true;
+  readonly #queue: string[] = [];
 
   constructor(readonly url: string) {}
 
   start(): void {
-    this.stopped = false;
-    this.connect();
+    this.#stopped = false;
+    this.#connect();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    this.socket?.terminate();
+    this.#stopped = true;
+    clearTimeout(this.#retry);
+    this.#socket?.terminate();
   }
 
   send(event: StatelyInspectionEvent): void {
     const text = toJson(event);
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
-    else if (this.queue.push(text) > MAX_QUEUED) this.queue.shift();
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(text);
+    else if (this.#queue.push(text) > MAX_QUEUED) this.#queue.shift();
   }
 
-  private connect(): void {
+  #connect(): void {
     const socket = new WebSocket(this.url);
-    this.socket = socket;
+    this.#socket = socket;
     socket.on('open', () => {
-      for (const text of this.queue.splice(0)) socket.send(text);
+      for (const text of this.#queue.splice(0)) socket.send(text);
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      if (!this.stopped) this.retry = setTimeout(() => this.connect(), RECONNECT_MS).unref();
+      if (!this.#stopped) this.#retry = setTimeout(() => this.#connect(), RECONNECT_MS).unref();
     });
   }
 }

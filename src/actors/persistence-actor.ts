@@ -1,6 +1,7 @@
 import { Subject, Subscription, asyncScheduler, auditTime, type SchedulerLike } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
+import type { PersistenceFailed, PersistenceSaved } from '../bus/events.js';
 import type { EmotionState } from '../emotions/state.js';
 import { writeEmotionsFile } from '../persistence/emotions-file.js';
 import type { Logger } from '../runtime/logger.js';
@@ -8,6 +9,14 @@ import { publishLate } from './publish.js';
 
 /** Changes within this window become one write: at most 10 writes a second however busy the service is. */
 export const DEFAULT_WRITE_WINDOW_MS = 100;
+
+/** How long a flush may take (at shutdown, before a fatal exit): a write that hangs must not keep the process alive. */
+export const FLUSH_TIMEOUT_MS = 5000;
+
+/** Asks the persistence actor to write the state now; resolves with its answer, or rejects after {@link FLUSH_TIMEOUT_MS}. */
+export function requestFlush(bus: Bus): Promise<PersistenceSaved | PersistenceFailed> {
+  return bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], FLUSH_TIMEOUT_MS);
+}
 
 export interface PersistenceInput {
   readonly bus: Bus;

@@ -2,7 +2,7 @@ import { fromPromise } from 'xstate';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { analyzeSentiment } from '../emotions/sentiment.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
-import { loadEmotionsFile, removeStaleTempFiles } from '../persistence/emotions-file.js';
+import { loadEmotionsFile, removeStaleTempFiles, serializeState, writeEmotionsFile } from '../persistence/emotions-file.js';
 import type { Logger } from '../runtime/logger.js';
 import { providerAddress, validateProviderKey } from '../providers/validate-key.js';
 
@@ -12,15 +12,32 @@ export interface MemoryStore {
   readonly source: 'file' | 'defaults' | 'shared';
 }
 
+export interface MemoryStoreInput {
+  readonly file: string;
+  readonly now: string;
+  /** The replicas' shared state: the system starts from it instead of the file. */
+  readonly shared?: EmotionState;
+  /** The state the embedded store committed last: the system starts from it when it is not older than the file. */
+  readonly kept?: EmotionState;
+}
+
 /**
  * Stage 1: the memory store clears what a killed run left half-written and loads the emotions file
  * (a corrupt one fails startup); a replica starts from the state its shared ledger holds instead.
- * The visitors' conversations live in the conversation store the composition root gives the system.
+ * The embedded store commits each change before the file is written (at most 100 ms later): when
+ * it holds a newer state than the file (a SIGKILL came in between), that state is the one, and the
+ * file catches up at once. The visitors' conversations live in the conversation store the
+ * composition root gives the system.
  */
-export const loadMemoryStore = fromPromise<MemoryStore, { file: string; now: string; shared?: EmotionState }>(async ({ input }) => {
+export const loadMemoryStore = fromPromise<MemoryStore, MemoryStoreInput>(async ({ input }) => {
   await removeStaleTempFiles(input.file);
   if (input.shared) return { state: input.shared, source: 'shared' };
   const persisted = await loadEmotionsFile(input.file);
+  const { kept } = input;
+  if (kept !== undefined && (persisted === undefined || kept.lastUpdated >= persisted.lastUpdated)) {
+    if (persisted === undefined || serializeState(kept) !== serializeState(persisted)) await writeEmotionsFile(input.file, kept);
+    return { state: kept, source: 'file' };
+  }
   return {
     state: persisted ?? defaultState(input.now),
     source: persisted ? 'file' : 'defaults',

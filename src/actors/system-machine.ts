@@ -17,7 +17,7 @@ import { driftActor } from './drift-actor.js';
 import { emotionsActor } from './emotions-actor.js';
 import { frontDesk } from './front-desk.js';
 import { historyActor } from './history-actor.js';
-import { persistenceActor } from './persistence-actor.js';
+import { persistenceActor, requestFlush } from './persistence-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
 
 /**
@@ -33,7 +33,7 @@ export interface SystemServices {
   readonly exit: (code: number) => void;
   /** RxJS scheduler for the drift and for write coalescing; tests pass a virtual-time one. */
   readonly scheduler?: SchedulerLike;
-  /** The dialogue client's retries before a failure counts (default 2). */
+  /** The dialogue's retries before a failure counts (default 2), each only while time is left. */
   readonly dialogueRetries?: number;
   /** The providers' HTTP client; defaults to the global fetch. */
   readonly fetch?: typeof fetch;
@@ -83,7 +83,7 @@ function primaryModels(config: ChatConfig): string[] {
 }
 
 /**
- * The system machine (seed 000, "States and transitions"). `initializing` waits for START, then
+ * The system machine (docs/specification.md#states). `initializing` waits for START, then
  * stage 1 starts the four critical components in parallel; stage 2 starts persistence, the mood's
  * owner (emotions), the chat object, the dialogue and the drift; then `ready`. A missing key is `keyMissing` (still serving
  * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
@@ -95,9 +95,7 @@ function primaryModels(config: ChatConfig): string[] {
  */
 export function createSystemMachine(services: SystemServices) {
   /** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
-  const flushState = fromPromise<unknown>(() =>
-    services.bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 5000),
-  );
+  const flushState = fromPromise<unknown>(() => requestFlush(services.bus));
   /**
    * The state that checks one provider's key (the primary's, or the secondary's when it is another
    * provider). The provider is read when the state runs: `hub machine` builds the machine without services.
@@ -161,6 +159,7 @@ export function createSystemMachine(services: SystemServices) {
     actions: {
       storeMemoryStore: assign((_, store: MemoryStore) => ({ store })),
       announceLoaded: (_, store: MemoryStore) => {
+        services.ledger.startFrom?.(store.state);
         services.bus.publish({ type: 'emotions.loaded', ...store.state, source: store.source });
       },
       componentReady: (_, params: { component: ComponentName; detail: string }) => {
@@ -184,17 +183,29 @@ export function createSystemMachine(services: SystemServices) {
         const failure = failureOf(context);
         services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
       },
+      // A warning, so that it shows whatever DEBUG says: with ON_MODEL_FAILURE=stay nothing else
+      // tells the operator what the provider answered.
+      warnModelFailure: (_, params: { reason: string }) => {
+        services.logger.warn(
+          { component: 'dialogue', reason: params.reason },
+          `a chat failed: ${params.reason}; it changed nothing and the service stays ready (ON_MODEL_FAILURE=stay)`,
+        );
+      },
       explainKeyMissing: () => {
         services.logger.warn(
           'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
         );
+      },
+      // Nothing commits once the system has failed: no chat still on its way, no drift tick after the flush.
+      sealLedger: () => {
+        services.ledger.close().catch((error: unknown) => services.logger.warn({ err: error }, 'the mood ledger did not close cleanly'));
       },
       exitProcess: () => services.exit(1),
       stopDrift: stopChild('drift'),
     },
   }).createMachine({
     id: 'chatSystem',
-    description: "The chat system: seed 000's startup, then ready, keyMissing or failed.",
+    description: 'The chat system: its two-stage startup, then ready, keyMissing or failed.',
     context: { store: undefined, failure: undefined, started: false },
     entry: [
       spawnChild('frontDesk', {
@@ -213,7 +224,7 @@ export function createSystemMachine(services: SystemServices) {
     initial: 'initializing',
     states: {
       initializing: {
-        description: "Startup, seed 000's stages: nothing but status is served until a later phase.",
+        description: 'Startup, in two stages: nothing but status is served until a later phase.',
         initial: 'waiting',
         states: {
           waiting: {
@@ -225,7 +236,7 @@ export function createSystemMachine(services: SystemServices) {
             type: 'parallel',
             states: {
               memoryStore: {
-                description: "Loads the emotions file (or the replicas' shared state).",
+                description: "Loads the emotions file (or the embedded store's newer state, or the replicas' shared state).",
                 initial: 'loading',
                 states: {
                   loading: {
@@ -236,6 +247,7 @@ export function createSystemMachine(services: SystemServices) {
                         file: services.config.emotionsFile,
                         now: services.clock.now().toISOString(),
                         shared: services.sharedState,
+                        kept: services.ledger.kept,
                       }),
                       onDone: {
                         target: 'done',
@@ -378,6 +390,7 @@ export function createSystemMachine(services: SystemServices) {
                   timeoutMs: services.config.providerTimeoutMs,
                   maxRetries: services.dialogueRetries ?? 2,
                   conversations: services.conversations,
+                  remembers: services.ledger.keepsConversations !== true,
                   fetch: services.fetch,
                 }),
               }),
@@ -404,14 +417,17 @@ export function createSystemMachine(services: SystemServices) {
         description: 'Serving chat; a dialogue that cannot reply ends the process unless ON_MODEL_FAILURE=stay.',
         entry: { type: 'announcePhase', params: { phase: 'ready' } },
         on: {
-          PROVIDER_FAILED: {
-            guard: 'exitsOnModelFailure',
-            target: 'failed',
-            actions: {
-              type: 'recordFailure',
-              params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+          PROVIDER_FAILED: [
+            {
+              guard: 'exitsOnModelFailure',
+              target: 'failed',
+              actions: {
+                type: 'recordFailure',
+                params: ({ event }) => ({ component: 'dialogue' as const, error: new Error(event.reason) }),
+              },
             },
-          },
+            { actions: { type: 'warnModelFailure', params: ({ event }) => ({ reason: event.reason }) } },
+          ],
         },
       },
       keyMissing: {
@@ -420,7 +436,7 @@ export function createSystemMachine(services: SystemServices) {
       },
       failed: {
         description: 'A component failed: one log line, the state flushed if the actors ran, exit status 1.',
-        entry: ['announceFailure', 'logFailure'],
+        entry: ['announceFailure', 'stopDrift', 'sealLedger', 'logFailure'],
         initial: 'deciding',
         states: {
           deciding: {

@@ -4,7 +4,6 @@ import type { Observable } from 'rxjs';
 // and `hub serve` must answer before the actors, which use the rest, are loaded. Same class either way.
 import { Subject } from 'rxjs/internal/Subject';
 import { isoStamps, systemClock, type Clock } from '../runtime/clock.js';
-import { Deadlines } from './deadlines.js';
 import { BusClosedError, BusTimeoutError } from './errors.js';
 import type { BusEvent, EventInput, EventOf, EventType } from './events.js';
 
@@ -23,6 +22,7 @@ interface PendingRequest {
   readonly requestType: EventType;
   readonly types: readonly EventType[];
   readonly timeoutMs: number;
+  readonly timer: NodeJS.Timeout;
   readonly resolve: (event: BusEvent) => void;
   readonly reject: (error: Error) => void;
 }
@@ -45,27 +45,23 @@ export interface BusOptions {
  * log) see one global order, the order in which the events took effect.
  */
 export class Bus {
-  private readonly everything = new Subject<BusEvent>();
-  private readonly byType = new Map<EventType, Subject<BusEvent>>();
-  private readonly queue: BusEvent[] = [];
-  private readonly pending = new Map<string, PendingRequest>();
-  private readonly watched = new Set<EventType>();
-  private readonly deadlines = new Deadlines<string>(
-    (correlationId) => this.pending.has(correlationId),
-    (correlationId) => this.expire(correlationId),
-  );
+  readonly #everything = new Subject<BusEvent>();
+  readonly #byType = new Map<EventType, Subject<BusEvent>>();
+  readonly #queue: BusEvent[] = [];
+  readonly #pending = new Map<string, PendingRequest>();
+  readonly #watched = new Set<EventType>();
   /** Correlation ids: this bus's random prefix and a counter, unique across processes and cheap per request. */
-  private readonly idPrefix = `${randomBytes(6).toString('base64url')}-`;
-  private sequence = 0;
+  readonly #idPrefix = `${randomBytes(6).toString('base64url')}-`;
+  #sequence = 0;
   /** The clock's time as ISO 8601, for events published without an `at`. */
-  private readonly stamp: () => string;
+  readonly #stamp: () => string;
   /** The request whose publish is under way, if any; a nested request saves and restores it. */
-  private answering: InlineRequest | undefined;
-  private delivering = false;
-  private closed = false;
+  #answering: InlineRequest | undefined;
+  #delivering = false;
+  #closed = false;
 
   constructor(options: BusOptions = {}) {
-    this.stamp = isoStamps(options.clock ?? systemClock);
+    this.#stamp = isoStamps(options.clock ?? systemClock);
   }
 
   /**
@@ -74,111 +70,116 @@ export class Bus {
    * object spread over a dozen event shapes takes V8's slow path) showed in every chat's cost.
    */
   publish(input: EventInput): BusEvent {
-    if (this.closed) throw new BusClosedError(input.type);
+    if (this.#closed) throw new BusClosedError(input.type);
     const event = input as Mutable<BusEvent>;
-    if (event.at === undefined) event.at = this.stamp();
-    if (this.delivering) {
-      this.queue.push(event);
+    if (event.at === undefined) event.at = this.#stamp();
+    if (this.#delivering) {
+      this.#queue.push(event);
       return event;
     }
-    this.delivering = true;
+    this.#delivering = true;
     try {
-      this.deliver(event);
+      this.#deliver(event);
       let next: BusEvent | undefined;
-      while ((next = this.queue.shift()) !== undefined) this.deliver(next);
+      while ((next = this.#queue.shift()) !== undefined) this.#deliver(next);
     } finally {
-      this.delivering = false;
+      this.#delivering = false;
     }
     return event;
   }
 
   /** Every event of one type, typed. */
   on<T extends EventType>(type: T): Observable<EventOf<T>> {
-    let subject = this.byType.get(type);
+    let subject = this.#byType.get(type);
     if (!subject) {
       subject = new Subject<BusEvent>();
-      this.byType.set(type, subject);
+      this.#byType.set(type, subject);
     }
     return subject.asObservable() as Observable<EventOf<T>>;
   }
 
   /** Every event, in delivery order. */
   all(): Observable<BusEvent> {
-    return this.everything.asObservable();
+    return this.#everything.asObservable();
   }
 
   /**
    * Publishes a request and resolves with the first reply of one of
    * `replyTypes` that carries the same correlation id, or rejects with a
-   * BusTimeoutError. This is the HTTP layer's hot path, so nothing in it is
-   * per request but the table entry: replies are matched through one
-   * long-lived subscription per reply type, correlation ids are a counter,
-   * and deadlines share one timer. A reply that comes during the request's
-   * own publish (every status request) is taken from a slot: no table entry,
-   * no deadline, no promise executor. Otherwise the entry is registered
-   * after publishing, which is safe because delivery is synchronous, and
-   * removed on reply or on timeout.
+   * BusTimeoutError. Replies are matched through one long-lived subscription
+   * per reply type, and correlation ids are a counter. A reply that comes
+   * during the request's own publish (every status request: the `/api/avatar`
+   * poll, whose bench row has a target) is taken from a slot: no table entry,
+   * no timer, no promise executor. That relies on delivery being synchronous
+   * (test/bus/bus.test.ts states it). Otherwise the entry and its timer are
+   * registered after publishing, and removed on reply or on timeout.
    */
   request<R extends EventType>(input: RequestInput, replyTypes: R | readonly R[], timeoutMs: number): Promise<EventOf<R>> {
-    if (this.closed) return Promise.reject(new BusClosedError(input.type));
+    if (this.#closed) return Promise.reject(new BusClosedError(input.type));
     const correlationId = input.correlationId ?? this.newCorrelationId();
     const types: readonly EventType[] = Array.isArray(replyTypes) ? replyTypes : [replyTypes as R];
-    for (const type of types) this.watchReplies(type);
-    const outer = this.answering;
+    for (const type of types) this.#watchReplies(type);
+    const outer = this.#answering;
     const answering: InlineRequest = { correlationId, types, reply: undefined };
-    this.answering = answering;
+    this.#answering = answering;
     try {
       // The request object becomes the event, as in publish().
       (input as Mutable<RequestInput>).correlationId = correlationId;
       this.publish(input as EventInput);
     } finally {
-      this.answering = outer;
+      this.#answering = outer;
     }
     if (answering.reply !== undefined) return Promise.resolve(answering.reply as EventOf<R>);
     // Not answered during its own publish (or published while another event was being delivered, so
     // queued): nothing can have answered it since, so the entry and its deadline are registered now.
-    const reply = new Promise<EventOf<R>>((resolve, reject) => {
-      this.pending.set(correlationId, { requestType: input.type, types, timeoutMs, resolve: resolve as (event: BusEvent) => void, reject });
+    return new Promise<EventOf<R>>((resolve, reject) => {
+      const timer = setTimeout(() => this.#expire(correlationId), timeoutMs);
+      this.#pending.set(correlationId, {
+        requestType: input.type,
+        types,
+        timeoutMs,
+        timer,
+        resolve: resolve as (event: BusEvent) => void,
+        reject,
+      });
     });
-    this.deadlines.add(correlationId, timeoutMs);
-    return reply;
   }
 
   /** A correlation id no other request of any process has: for a caller that must know it before requesting. */
   newCorrelationId(): string {
-    return `${this.idPrefix}${((this.sequence += 1)).toString(36)}`;
+    return `${this.#idPrefix}${((this.#sequence += 1)).toString(36)}`;
   }
 
   /** Requests still waiting for their reply. */
   get pendingRequests(): number {
-    return this.pending.size;
+    return this.#pending.size;
   }
 
   /** Completes every stream; later publishes throw. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.deadlines.clear();
-    for (const [correlationId, request] of this.pending) {
-      this.pending.delete(correlationId);
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [correlationId, request] of this.#pending) {
+      clearTimeout(request.timer);
+      this.#pending.delete(correlationId);
       request.reject(new BusClosedError(request.requestType, `no reply to ${request.requestType} (${correlationId}) will come`));
     }
-    this.everything.complete();
-    for (const subject of this.byType.values()) subject.complete();
+    this.#everything.complete();
+    for (const subject of this.#byType.values()) subject.complete();
   }
 
-  private expire(correlationId: string): void {
-    const request = this.pending.get(correlationId)!;
-    this.pending.delete(correlationId);
+  #expire(correlationId: string): void {
+    const request = this.#pending.get(correlationId)!;
+    this.#pending.delete(correlationId);
     request.reject(new BusTimeoutError(request.requestType, request.types, request.timeoutMs, correlationId));
   }
 
-  private watchReplies(type: EventType): void {
-    if (this.watched.has(type)) return;
-    this.watched.add(type);
+  #watchReplies(type: EventType): void {
+    if (this.#watched.has(type)) return;
+    this.#watched.add(type);
     this.on(type).subscribe((event) => {
       const correlationId = (event as { correlationId?: string }).correlationId;
-      const answering = this.answering;
+      const answering = this.#answering;
       if (
         answering !== undefined &&
         answering.correlationId === correlationId &&
@@ -188,16 +189,17 @@ export class Bus {
         answering.reply = event;
         return;
       }
-      const request = correlationId === undefined ? undefined : this.pending.get(correlationId);
+      const request = correlationId === undefined ? undefined : this.#pending.get(correlationId);
       if (request === undefined || !request.types.includes(type)) return;
-      this.pending.delete(correlationId!);
+      this.#pending.delete(correlationId!);
+      clearTimeout(request.timer);
       request.resolve(event);
     });
   }
 
-  private deliver(event: BusEvent): void {
+  #deliver(event: BusEvent): void {
     // Only an event log or an inspector follows every event; most of the time nobody does.
-    if (this.everything.observed) this.everything.next(event);
-    this.byType.get(event.type)?.next(event);
+    if (this.#everything.observed) this.#everything.next(event);
+    this.#byType.get(event.type)?.next(event);
   }
 }

@@ -1,28 +1,28 @@
 import { once } from 'node:events';
-import sonicBoom, { type SonicBoom as SonicBoomInstance } from 'sonic-boom';
+// sonic-boom is CommonJS: its class is both the module and the module's `SonicBoom` property, the one its types name.
+import sonicBoom, { type SonicBoom } from 'sonic-boom';
 import type { Subscription } from 'rxjs';
 import type { Bus } from './bus.js';
-
-// sonic-boom is CommonJS: Node hands its constructor over as the default export, which its types do not say.
-const SonicBoom = sonicBoom as unknown as typeof SonicBoomInstance;
 
 export interface EventLogOptions {
   /** Bytes buffered before a write; the most a crash can lose besides `flushIntervalMs`. */
   readonly bufferBytes?: number;
   /** How often a quiet buffer is written anyway. */
   readonly flushIntervalMs?: number;
+  /** Blanks the secrets out of a line before it is written (a provider's error quoting its key). */
+  readonly redact?: (line: string) => string;
 }
 
 /**
  * Appends every bus event to a JSONL file, one event a line. Writes are
- * buffered (sonic-boom, pino's writer) and whole lines only are queued, so a
+ * buffered (sonic-boom, pino's writer, without pino's exit hook, which would throw for a file never opened) and whole lines only are queued, so a
  * crash loses at most the unwritten tail and never touches earlier lines.
  */
 export class EventLog {
-  private readonly stream: SonicBoomInstance;
-  private readonly subscription: Subscription;
-  private readonly ready: Promise<void>;
-  private closing: Promise<void> | undefined;
+  readonly #stream: SonicBoom;
+  readonly #subscription: Subscription;
+  readonly #ready: Promise<void>;
+  #closing: Promise<void> | undefined;
 
   constructor(
     bus: Bus,
@@ -30,7 +30,7 @@ export class EventLog {
     options: EventLogOptions = {},
   ) {
     const bufferBytes = options.bufferBytes ?? 8 * 1024;
-    this.stream = new SonicBoom({
+    this.#stream = new sonicBoom.SonicBoom({
       dest: file,
       append: true,
       mkdir: true,
@@ -39,25 +39,26 @@ export class EventLog {
       periodicFlush: options.flushIntervalMs ?? 1000,
     });
     // A file that cannot be opened must fail loudly, not crash the process later.
-    this.ready = Promise.race([
-      once(this.stream, 'ready').then(() => undefined),
-      once(this.stream, 'error').then(([error]) => Promise.reject(error as Error)),
+    this.#ready = Promise.race([
+      once(this.#stream, 'ready').then(() => undefined),
+      once(this.#stream, 'error').then(([error]) => Promise.reject(error as Error)),
     ]);
-    this.ready.catch(() => undefined);
-    this.subscription = bus.all().subscribe((event) => {
-      this.stream.write(`${JSON.stringify(event)}\n`);
+    this.#ready.catch(() => undefined);
+    const redact = options.redact ?? ((line: string) => line);
+    this.#subscription = bus.all().subscribe((event) => {
+      this.#stream.write(`${redact(JSON.stringify(event))}\n`);
     });
   }
 
   /** Resolves once the file is open; rejects when it cannot be. */
   opened(): Promise<void> {
-    return this.ready;
+    return this.#ready;
   }
 
   /** Writes the buffer now, blocking; for the last moments before `process.exit`. */
   flushSync(): void {
     try {
-      this.stream.flushSync();
+      this.#stream.flushSync();
     } catch {
       // Not open yet or already closed: nothing buffered can be written.
     }
@@ -65,17 +66,17 @@ export class EventLog {
 
   /** Stops listening, writes what is buffered and closes the file. */
   close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.subscription.unsubscribe();
-      const opened = await this.ready.then(
+    this.#closing ??= (async () => {
+      this.#subscription.unsubscribe();
+      const opened = await this.#ready.then(
         () => true,
         () => false,
       );
       if (!opened) return;
-      const closed = once(this.stream, 'close');
-      this.stream.end();
+      const closed = once(this.#stream, 'close');
+      this.#stream.end();
       await closed;
     })();
-    return this.closing;
+    return this.#closing;
   }
 }

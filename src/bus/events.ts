@@ -35,7 +35,7 @@ const optionalCorrelationId = Type.Optional(correlationId);
 export const SystemPhaseSchema = Type.Enum(['initializing', 'ready', 'keyMissing', 'failed']);
 export type SystemPhase = Static<typeof SystemPhaseSchema>;
 
-/** The parts the system machine starts; the first four are seed 000's critical components. */
+/** The parts the system machine starts; the first four are the critical components of docs/specification.md#states. */
 export const ComponentNameSchema = Type.Enum([
   'memoryStore',
   'sentimentAnalyzer',

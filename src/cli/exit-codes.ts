@@ -18,8 +18,8 @@ export const ExitCode = {
 } as const;
 
 /** A failure the command decided on, with the status it exits with. */
-export class CliFailure extends Error {
-  override readonly name = 'CliFailure';
+export class CliError extends Error {
+  override readonly name = 'CliError';
   constructor(
     message: string,
     readonly exitCode: number,
@@ -38,7 +38,7 @@ export interface Failure {
 }
 
 function exitCodeOf(error: Error): number {
-  if (error instanceof CliFailure) return error.exitCode;
+  if (error instanceof CliError) return error.exitCode;
   if (error instanceof WebhookInputError) return ExitCode.usage;
   if (error instanceof HubConfigError) return ExitCode.config;
   if (error instanceof HubApiError) return ExitCode.hub;
@@ -53,6 +53,6 @@ export function describeFailure(error: unknown): Failure {
   const err = error instanceof Error ? error : new Error(String(error));
   const exitCode = exitCodeOf(err);
   const hub = err instanceof HubApiError ? { status: err.status, serverMessage: err.serverMessage, requestId: err.requestId } : {};
-  const details = err instanceof CliFailure ? err.details : {};
+  const details = err instanceof CliError ? err.details : {};
   return { exitCode, message: err.message, json: { message: err.message, exitCode, ...hub, ...details } };
 }

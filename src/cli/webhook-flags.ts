@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { WATCHED_TYPES, WEBHOOK_DOMAINS, type WatchedItem, type WatchedType } from '../hub/types.js';
-import { CliFailure, ExitCode } from './exit-codes.js';
+import { CliError, ExitCode } from './exit-codes.js';
 
 // Arguments and flags shared by the webhook commands, and their parsing into library input.
 
@@ -38,10 +38,10 @@ export function parseWatch(values: readonly string[]): WatchedItem[] {
     const type = value.slice(0, colon);
     const name = value.slice(colon + 1);
     if (colon < 0 || type === '' || name.trim() === '') {
-      throw new CliFailure(`Invalid --watch value "${value}": expected type:name (e.g. model:gpt2). ${validTypes}`, ExitCode.usage);
+      throw new CliError(`Invalid --watch value "${value}": expected type:name (e.g. model:gpt2). ${validTypes}`, ExitCode.usage);
     }
     if (!(WATCHED_TYPES as readonly string[]).includes(type)) {
-      throw new CliFailure(`Invalid --watch type "${type}" in "${value}". ${validTypes}`, ExitCode.usage);
+      throw new CliError(`Invalid --watch type "${type}" in "${value}". ${validTypes}`, ExitCode.usage);
     }
     return { type: type as WatchedType, name };
   });
@@ -50,8 +50,8 @@ export function parseWatch(values: readonly string[]): WatchedItem[] {
 /** `--url` or `--job-id`: exactly one. */
 export function targetOf(flags: { url?: string | undefined; 'job-id'?: string | undefined }): { url: string } | { jobId: string } {
   const { url, 'job-id': jobId } = flags;
-  if (url !== undefined && jobId !== undefined) throw new CliFailure('Provide either --url or --job-id, not both.', ExitCode.usage);
+  if (url !== undefined && jobId !== undefined) throw new CliError('Provide either --url or --job-id, not both.', ExitCode.usage);
   if (url !== undefined) return { url };
   if (jobId !== undefined) return { jobId };
-  throw new CliFailure('Provide either --url (the hub POSTs payloads there) or --job-id (the hub triggers that job).', ExitCode.usage);
+  throw new CliError('Provide either --url (the hub POSTs payloads there) or --job-id (the hub triggers that job).', ExitCode.usage);
 }

@@ -1,9 +1,10 @@
 import { DEFAULT_DRIFT_LEASE_MS } from '../mood/drift-lease.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../sessions/session-bounds.js';
 import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
 import { isDebugEnabled } from '../runtime/logger.js';
-import { withoutCredentials } from '../runtime/url-credentials.js';
+import { displayUrl, hasUnambiguousCredentials } from '../runtime/url-credentials.js';
 
 /** One OpenAI-compatible provider. `apiKey` undefined means no key was configured. */
 export interface ProviderConfig {
@@ -28,14 +29,22 @@ export interface ChatConfig {
   readonly maxMessageLength: number;
   /** How long one provider call may take before it counts as failed (`LLM_TIMEOUT_MS`). */
   readonly providerTimeoutMs: number;
-  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (seed 000) or `stay`. */
+  /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (docs/specification.md#states) or `stay`. */
   readonly onModelFailure: ModelFailurePolicy;
   /** Visitors whose conversations are kept, least recently used forgotten first (`MAX_SESSIONS`). */
   readonly maxSessions: number;
   /** An idle visitor's conversation is forgotten after this (`SESSION_IDLE_MS`). */
   readonly sessionIdleMs: number;
+  /** The conversations' total size in UTF-8 bytes of text, least recently used forgotten first (`MAX_SESSION_BYTES`). */
+  readonly maxSessionBytes: number;
   /** Which proxies may say the request came over https (`TRUST_PROXY`), as Fastify's `trustProxy` takes it. */
   readonly trustProxy: TrustProxy;
+  /** Signs the session ids (`SESSION_SECRET`); unset: generated and kept beside the state, or shared through Redis. */
+  readonly sessionSecret: string | undefined;
+  /** Origins that may show the page in a frame (`FRAME_ANCESTORS`, and https://huggingface.co on a Space); none by default. */
+  readonly frameAncestors: readonly string[];
+  /** On a Hugging Face Space (`SPACE_ID` set): its proxy's `X-Forwarded-Proto` is believed without `TRUST_PROXY`. */
+  readonly onSpace: boolean;
   /** Set (`REDIS_URL`): this process is one replica of a service sharing that Redis; unset: one process alone. */
   readonly redis: RedisConfig | undefined;
 }
@@ -75,22 +84,32 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/**
+ * A URL whose credentials hold an unencoded `/`, `?`, `#` or `@` does not parse, or parses with part
+ * of them read as a path, query or fragment: refused, and never shown.
+ */
+function unambiguous(name: string, raw: string): string {
+  if (!hasUnambiguousCredentials(raw)) {
+    throw new ConfigError(
+      `${name} is not a URL that parses with its credentials before the host (percent-encode "/", "?", "#" and "@" in them); the value is not shown`,
+    );
+  }
+  return raw;
+}
+
 function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
-  try {
-    const parsed = new URL(raw);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${withoutCredentials(raw)}"`);
-  }
+  const { protocol } = new URL(unambiguous(name, raw));
+  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${displayUrl(raw)}"`);
   return raw;
 }
 
 function redis(env: NodeJS.ProcessEnv): RedisConfig | undefined {
   const raw = text(env, 'REDIS_URL');
   if (raw === undefined) return undefined;
-  if (!isRedisUrl(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${withoutCredentials(raw)}"`);
+  if (!isRedisUrl(unambiguous('REDIS_URL', raw)))
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${displayUrl(raw)}"`);
   return {
     url: raw,
     prefix: env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
@@ -119,8 +138,51 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
+/** Short enough to guess: refused (the value itself is never shown). */
+const MIN_SESSION_SECRET_LENGTH = 32;
+
+function sessionSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = text(env, 'SESSION_SECRET');
+  if (raw !== undefined && raw.length < MIN_SESSION_SECRET_LENGTH) {
+    throw new ConfigError(
+      `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long (openssl rand -base64 32 makes one)`,
+    );
+  }
+  return raw;
+}
+
+/** A Space's page is shown in a frame on the Hub. */
+export const SPACE_FRAME_ANCESTOR = 'https://huggingface.co';
+
+/**
+ * `FRAME_ANCESTORS`: space-separated origins (`https://example.com`, `http://127.0.0.1:8080`), each as
+ * its origin; on a Space https://huggingface.co comes first.
+ */
+function frameAncestors(env: NodeJS.ProcessEnv, onSpace: boolean): readonly string[] {
+  const origins = (text(env, 'FRAME_ANCESTORS') ?? '').split(/\s+/).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // Only what an origin can hold: no ; or quote could end the CSP directive it goes into.
+    if (
+      !parsed ||
+      !/^[\w.:/*[\]-]+$/.test(origin) ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      parsed.origin !== origin.replace(/\/$/, '')
+    ) {
+      throw new ConfigError(`FRAME_ANCESTORS must be space-separated origins such as https://example.com, got "${origin}"`);
+    }
+  }
+  return [...new Set([...(onSpace ? [SPACE_FRAME_ANCESTOR] : []), ...origins.map((origin) => new URL(origin).origin)])];
+}
+
 /** Reads the chat service's settings from the environment (see the README's configuration table). */
 export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig {
+  const onSpace = text(env, 'SPACE_ID') !== undefined;
   const primary: ProviderConfig = {
     apiKey: text(env, 'LLM_API_KEY'),
     baseURL: url(env, 'LLM_BASE_URL'),
@@ -144,7 +206,11 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     onModelFailure: choice(env, 'ON_MODEL_FAILURE', ['exit', 'stay'] as const),
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),
+    maxSessionBytes: integer(env, 'MAX_SESSION_BYTES', DEFAULT_MAX_SESSION_BYTES, 1024, 2 ** 40),
     trustProxy: trustProxy(env),
+    sessionSecret: sessionSecret(env),
+    frameAncestors: frameAncestors(env, onSpace),
+    onSpace,
     redis: redis(env),
   };
 }

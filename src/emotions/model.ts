@@ -3,7 +3,7 @@ import { emotionRecord, type EmotionDeltas, type EmotionName, type Emotions, typ
 /** The state a fresh service starts from: mildly content and curious, joy and curiosity in the middle. */
 export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 };
 
-/** Seed 000: every emotion loses 3 percent per processed chat message. */
+/** docs/specification.md#states: every emotion loses 3 percent per processed chat message. */
 export const DECAY_FACTOR = 0.97;
 
 /**

@@ -1,22 +1,29 @@
 /**
  * Every error the two Fastify apps answer with, in one table: its code, HTTP status and message (in
- * the manner of fastify's own `FST_ERR_*` errors in its lib/errors.js). The chat service throws
- * `httpError(code)` (src/http/errors.ts), the webhooks receiver a `WebhookDeliveryError(code)`
- * (src/webhooks/errors.ts); both answer JSON with an `error` string, the chat service adding the
- * fields seed 000 gives some of its errors (`body`).
+ * the manner of fastify's own `FST_ERR_*` errors in its lib/errors.js). A message's `%s` marks are
+ * filled in order by the thrower's arguments (the limit that was passed, the path that is unknown),
+ * as fastify's `createError` does. The chat service throws `httpError(code)` (src/http/errors.ts),
+ * the webhooks receiver a `WebhookDeliveryError(code)` (src/webhooks/errors.ts); both answer JSON
+ * with an `error` string, the chat service adding the fields docs/specification.md#chat gives some
+ * of its errors (`body`).
  *
  * This module imports nothing: the receiver is the light entry `emotion-hub/webhooks`.
- * test/errors/catalogue.test.ts walks it: every code has a status and a message, and is used.
+ * test/errors/catalogue.test.ts walks it: every code has a status and a message, and is used;
+ * test/errors/docs-tables.test.ts holds the error tables of docs/ to it.
  */
 export const ERRORS = {
   // ── the chat service ─────────────────────────────────────────────────────
   NO_MESSAGE: { statusCode: 400, message: 'No message provided' },
-  MALFORMED_JSON: { statusCode: 400, message: 'Malformed JSON in request body' },
-  BAD_REQUEST: { statusCode: 400, message: 'Bad request' },
-  NOT_FOUND: { statusCode: 404, message: 'Not found' },
+  MALFORMED_JSON: { statusCode: 400, message: 'Malformed JSON in request body: %s' },
+  /** Fastify's own 4xx (a failed schema, …) keep their status and fastify's words. */
+  BAD_REQUEST: { statusCode: 400, message: '%s' },
+  MALFORMED_REQUEST: { statusCode: 400, message: 'Malformed HTTP request' },
+  NOT_FOUND: { statusCode: 404, message: 'Route %s %s not found' },
+  REQUEST_TIMEOUT: { statusCode: 408, message: 'The request took too long to arrive' },
   BODY_TOO_LARGE: { statusCode: 413, message: 'Request body too large' },
-  MESSAGE_TOO_LONG: { statusCode: 413, message: 'Message too long' },
+  MESSAGE_TOO_LONG: { statusCode: 413, message: 'Message too long: at most %s characters' },
   UNSUPPORTED_MEDIA_TYPE: { statusCode: 415, message: 'Content-Type must be application/json' },
+  HEADERS_TOO_LARGE: { statusCode: 431, message: 'Request headers too large' },
   NOT_INITIALIZED: {
     statusCode: 503,
     message: 'The system is not initialized yet: it is still initializing. Please try again in a moment.',
@@ -35,6 +42,11 @@ export const ERRORS = {
   CHAT_UNAVAILABLE: {
     statusCode: 503,
     message: 'Chat is unavailable right now: this message changed nothing.',
+    body: { status: 'error', is_initialized: false },
+  },
+  SYSTEM_UNREACHABLE: {
+    statusCode: 503,
+    message: 'Chat is unavailable: the system does not answer.',
     body: { status: 'error', is_initialized: false },
   },
   PROVIDER_FAILED: {
@@ -69,28 +81,43 @@ export const ERRORS = {
   WEBHOOK_SECRET_INVALID: { statusCode: 403, message: 'Invalid webhook secret.' },
   WEBHOOK_EMPTY_BODY: { statusCode: 400, message: 'The request body is empty: a webhook delivery is a JSON payload.' },
   WEBHOOK_MALFORMED_BODY: { statusCode: 400, message: 'The request body is not valid JSON.' },
-  WEBHOOK_PAYLOAD_UNREADABLE: { statusCode: 400, message: 'The webhook payload is missing or not valid JSON.' },
-  WEBHOOK_NOT_FOUND: { statusCode: 404, message: 'Not found.' },
-  WEBHOOK_NOT_REGISTERED: { statusCode: 404, message: 'No webhook is registered at this path.' },
-  WEBHOOK_BODY_TOO_LARGE: { statusCode: 413, message: 'The request body is larger than the limit.' },
+  WEBHOOK_PAYLOAD_UNREADABLE: { statusCode: 400, message: 'The webhook payload is not valid JSON: %s' },
+  WEBHOOK_PAYLOAD_MISSING: { statusCode: 400, message: 'WEBHOOK_PAYLOAD is not set: this job was not started by a webhook.' },
+  WEBHOOK_NOT_FOUND: { statusCode: 404, message: 'Not found: %s %s.' },
+  WEBHOOK_NOT_REGISTERED: { statusCode: 404, message: 'No webhook is registered at %s.' },
+  WEBHOOK_BODY_TOO_LARGE: { statusCode: 413, message: 'The request body is larger than the limit of %s bytes.' },
   WEBHOOK_UNSUPPORTED_MEDIA_TYPE: {
     statusCode: 415,
     message: 'Unsupported Content-Type: a webhook delivery is JSON, sent as application/json.',
   },
-  WEBHOOK_INVALID_PAYLOAD: { statusCode: 422, message: 'Invalid webhook payload.' },
+  WEBHOOK_INVALID_PAYLOAD: { statusCode: 422, message: 'Invalid webhook payload: %s.' },
+  WEBHOOK_PAYLOAD_NOT_OBJECT: { statusCode: 422, message: 'The webhook payload must be a JSON object.' },
+  WEBHOOK_REPO_TYPE_INVALID: { statusCode: 422, message: 'WEBHOOK_REPO_TYPE must be one of %s, got %s.' },
   WEBHOOK_DEDUP_UNAVAILABLE: {
     statusCode: 503,
     message: 'Cannot tell whether this delivery was handled before (the delivery store is unavailable); try again later.',
   },
+  WEBHOOK_HANDLER_FAILED: { statusCode: 500, message: 'The webhook handler %s failed; see the server log.' },
   WEBHOOK_INTERNAL: { statusCode: 500, message: 'Internal server error.' },
+  WEBHOOK_FORWARD_FAILED: { statusCode: 502, message: 'The forward target could not be reached: %s: %s' },
+  WEBHOOK_EXEC_FAILED: { statusCode: 500, message: 'The command failed: %s.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export interface ErrorEntry {
   readonly statusCode: number;
-  /** The default message; a thrower may say more (the limit that was passed, the field that is wrong). */
+  /** The message; each `%s` is filled by the thrower's arguments, in order. */
   readonly message: string;
-  /** Fields seed 000 adds beside `error`. */
+  /** Fields docs/specification.md#chat adds beside `error`. */
   readonly body?: Readonly<Record<string, string | boolean>>;
 }
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** An argument that fills a `%s` of a message. */
+export type ErrorArgument = string | number;
+
+/** The message of `code`, its `%s` filled in order by `args` (a missing argument leaves the mark). */
+export function errorMessage(code: ErrorCode, args: readonly ErrorArgument[] = []): string {
+  let next = 0;
+  return ERRORS[code].message.replace(/%s/g, (mark) => (next < args.length ? String(args[next++]) : mark));
+}

@@ -1,44 +1,73 @@
 import type { ChatRejection, SystemPhase } from '../bus/events.js';
 import { ERRORS, type ErrorCode } from './catalogue.js';
 
-/**
- * The one rule that turns the system's phase into an error: what a chat gets in every phase but
- * `ready`. The chat route's state check (503 before anything else), the front desk's rejection on
- * the bus, and the read-only endpoints' messages all ask it, so each phase has one wording.
- */
-export function phaseError(phase: SystemPhase): PhaseErrorCode | undefined {
-  switch (phase) {
-    case 'ready':
-      return undefined;
-    case 'initializing':
-      return 'NOT_INITIALIZED';
-    case 'keyMissing':
-      return 'MISSING_LLM_KEY';
-    case 'failed':
-      return 'SYSTEM_FAILED';
-  }
+/** How the HTTP interface says one phase of the system (docs/specification.md#status-strings). */
+interface PhaseRow {
+  /** `status` of `GET /api/avatar` and of the chat's 503. */
+  readonly status: 'ready' | 'initializing' | 'missing_llm_key' | 'error';
+  /** `status` of `GET /api/is_initialized`, which says `missing_api_key` for a missing key. */
+  readonly pollStatus: 'ready' | 'initializing' | 'missing_api_key' | 'error';
+  /** `status` of `GET /api/availability`, whose not-available case is `initializing` unless the system failed. */
+  readonly availabilityStatus: 'ready' | 'initializing' | 'error';
+  /** What a chat gets in this phase: nothing when ready, else a 503 of the table and its reason on the bus. */
+  readonly refusal?: { readonly error: ErrorCode; readonly reason: ChatRejection };
 }
 
-export type PhaseErrorCode = 'NOT_INITIALIZED' | 'MISSING_LLM_KEY' | 'SYSTEM_FAILED';
+/**
+ * The one table from the system's phase to what the HTTP interface says of it: the status strings of
+ * each endpoint, and the error a chat gets. The chat route's state check, the front desk's rejection
+ * on the bus and the read-only endpoints all read it, so each phase has one wording.
+ */
+export const PHASES = {
+  ready: { status: 'ready', pollStatus: 'ready', availabilityStatus: 'ready' },
+  initializing: {
+    status: 'initializing',
+    pollStatus: 'initializing',
+    availabilityStatus: 'initializing',
+    refusal: { error: 'NOT_INITIALIZED', reason: 'initializing' },
+  },
+  keyMissing: {
+    status: 'missing_llm_key',
+    pollStatus: 'missing_api_key',
+    availabilityStatus: 'initializing',
+    refusal: { error: 'MISSING_LLM_KEY', reason: 'missing_llm_key' },
+  },
+  failed: {
+    status: 'error',
+    pollStatus: 'error',
+    availabilityStatus: 'error',
+    refusal: { error: 'SYSTEM_FAILED', reason: 'system_failed' },
+  },
+} as const satisfies Readonly<Record<SystemPhase, PhaseRow>>;
 
-/** A chat rejection's error: its reason on the bus, read back as a code of the table. */
-export const REJECTION_ERRORS: Readonly<Record<ChatRejection, ErrorCode>> = {
-  initializing: 'NOT_INITIALIZED',
-  missing_llm_key: 'MISSING_LLM_KEY',
-  system_failed: 'SYSTEM_FAILED',
+type RefusingPhase = Exclude<SystemPhase, 'ready'>;
+export type PhaseErrorCode = (typeof PHASES)[RefusingPhase]['refusal']['error'];
+type PhaseReason = (typeof PHASES)[RefusingPhase]['refusal']['reason'];
+
+/** The error a chat gets in `phase`, or nothing when the system is ready to chat. */
+export function phaseError(phase: SystemPhase): PhaseErrorCode | undefined {
+  return phase === 'ready' ? undefined : PHASES[phase].refusal.error;
+}
+
+/** The `chat.rejected` fields for a chat asked outside `ready`: the phase's reason and its error's words. */
+export function phaseRejection(phase: RefusingPhase): { reason: ChatRejection; error: string } {
+  const { reason, error } = PHASES[phase].refusal;
+  return { reason, error: ERRORS[error].message };
+}
+
+/** The reasons that are not a phase: the provider, the ledger or the store refused. */
+const OTHER_REJECTIONS: Readonly<Record<Exclude<ChatRejection, PhaseReason>, ErrorCode>> = {
   provider_failed: 'PROVIDER_FAILED',
   provider_timeout: 'PROVIDER_TIMEOUT',
   unavailable: 'CHAT_UNAVAILABLE',
   stopped: 'CHAT_STOPPED',
 };
 
-const PHASE_REASONS: Readonly<Record<Exclude<SystemPhase, 'ready'>, ChatRejection>> = {
-  initializing: 'initializing',
-  keyMissing: 'missing_llm_key',
-  failed: 'system_failed',
-};
+const PHASE_REJECTIONS = new Map<ChatRejection, ErrorCode>(
+  Object.values(PHASES).flatMap((row: PhaseRow) => (row.refusal ? [[row.refusal.reason, row.refusal.error] as const] : [])),
+);
 
-/** The `chat.rejected` fields for a chat asked outside `ready`: the phase's reason and its error's words. */
-export function phaseRejection(phase: Exclude<SystemPhase, 'ready'>): { reason: ChatRejection; error: string } {
-  return { reason: PHASE_REASONS[phase], error: ERRORS[phaseError(phase)!].message };
+/** A chat rejection's error: its reason on the bus, read back through the same table. */
+export function rejectionError(reason: ChatRejection): ErrorCode {
+  return PHASE_REJECTIONS.get(reason) ?? OTHER_REJECTIONS[reason as Exclude<ChatRejection, PhaseReason>];
 }

@@ -1,6 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
 import { fastifySSE } from '@fastify/sse';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
@@ -9,38 +8,46 @@ import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { boundPipelining } from './pipelining.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
 import { logListening, loggingOptions } from './request-logging.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { assetRoutes } from './routes/assets.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { eventsRoutes } from './routes/events.js';
 import { historyRoutes } from './routes/history.js';
-import { vendorRoutes } from './routes/vendor.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
+import { newSessionSecret } from '../sessions/session-secret.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
+import { vendorFiles } from './vendor-files.js';
 
-/** The page polls `GET /api/avatar` this often (seed 000). */
+/** The page polls `GET /api/avatar` this often (docs/specification.md#the-page). */
 export const POLL_INTERVAL_MS = 1000;
 
 export interface AppOptions {
   readonly bus: Bus;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> & Partial<Pick<ChatConfig, 'trustProxy'>>;
+  readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> &
+    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace'>>;
   /** How long a client may take to send a whole request, headers and body (default 10 s). */
   readonly clientTimeoutMs?: number;
   /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
   readonly timeouts?: Partial<SystemTimeouts>;
   /** Defaults to the templates in public/. */
   readonly pages?: PageRenderer;
-  /** How often the page polls; seed 000 says every second, tests go faster. */
+  /** How often the page polls; docs/specification.md#the-page says every second, tests go faster. */
   readonly pollIntervalMs?: number;
   /** Folder of the page's assets, served under /assets/. */
   readonly assetsDir?: string;
   /** How often an event stream's heartbeat comment goes out (default 15 s; tests go faster). */
   readonly heartbeatMs?: number;
+  /** Signs the session ids (see `loadSessionSecret`); defaults to a random one, good for this app only. */
+  readonly sessionSecret?: string;
+  /** Blanks the secrets out of an error body (a path or a message may quote one). */
+  readonly redact?: (text: string) => string;
 }
 
 /** An event stream's heartbeat comment keeps proxies from closing a quiet stream. */
@@ -77,7 +84,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const system = new SystemClient(bus, {
     statusMs: options.timeouts?.statusMs ?? 2000,
-    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs * 3 + 10_000,
+    // LLM_TIMEOUT_MS bounds the dialogue's tries together; the margin covers the ledger and the bus.
+    chatMs: options.timeouts?.chatMs ?? config.providerTimeoutMs + 10_000,
   });
   const pages =
     options.pages ??
@@ -85,27 +93,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS },
     });
 
+  const frameAncestors = config.frameAncestors ?? [];
+  // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
+  const cookiePolicy = { framable: frameAncestors.length > 0, trustForwardedProto: config.onSpace ?? false };
+
   logListening(app, logger);
-  installErrorHandling(app);
-  installSecurityHeaders(app);
+  boundPipelining(app.server);
+  installErrorHandling(app, options.redact);
+  installSecurityHeaders(app, frameAncestors);
   // Before the routes: it wraps the handlers of the routes that declare `sse`.
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS });
-  await app.register(fastifyStatic, {
-    root: options.assetsDir ?? join(PUBLIC_DIR, 'assets'),
-    prefix: '/assets/',
-    index: false,
-    decorateReply: false,
-  });
+  await app.register(assetRoutes, { dir: options.assetsDir ?? join(PUBLIC_DIR, 'assets'), files: vendorFiles() });
   // Only the page and the chat carry the session: the cookie parser's hook runs for them alone, not
   // for every poll of /api/avatar and /health.
   await app.register(async (session) => {
     await session.register(fastifyCookie);
-    await session.register(pageRoutes, { pages });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength });
-    await session.register(historyRoutes, { system });
+    const sessionSecret = options.sessionSecret ?? newSessionSecret();
+    await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy });
+    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy });
+    await session.register(historyRoutes, { system, sessionSecret, cookiePolicy });
   });
   await app.register(eventsRoutes, { bus, system });
-  await app.register(vendorRoutes);
   await app.register(avatarRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
   return app;

@@ -1,12 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { ERRORS, type ErrorCode } from '../errors/catalogue.js';
 
-const CLIENT_ERRORS: Record<string, { readonly status: number; readonly error: string }> = {
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'The request took too long to arrive' },
-  HPE_HEADER_OVERFLOW: { status: 431, error: 'Request headers too large' },
+/** Node's parser errors with an answer of their own; any other is a malformed request. */
+const CLIENT_ERRORS: Readonly<Record<string, ErrorCode>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE',
 };
-const UNREADABLE = { status: 400, error: 'Malformed HTTP request' };
 
 /**
  * Answers a request node's parser could not read (bad framing, headers over
@@ -18,12 +19,12 @@ const UNREADABLE = { status: 400, error: 'Malformed HTTP request' };
 export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Duplex): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, error: message } = CLIENT_ERRORS[error.code ?? ''] ?? UNREADABLE;
+  const { statusCode, message } = ERRORS[CLIENT_ERRORS[error.code ?? ''] ?? 'MALFORMED_REQUEST'];
   this.log.debug({ code: error.code, reason: error.message }, message);
   if (socket.writable) {
     const body = JSON.stringify({ error: message });
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

@@ -11,26 +11,40 @@ import { requestIdFor } from './request-logging.js';
 export function toHttpError(error: FastifyError | Error): HttpError {
   if (error instanceof HttpError) return error;
   const { code, statusCode } = error as Partial<FastifyError>;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', undefined, error);
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpError('UNSUPPORTED_MEDIA_TYPE', undefined, error);
-  if ((error as Partial<FastifyError>).validation) return httpError('BAD_REQUEST', error.message, error);
-  if (code?.startsWith('FST_ERR_CTP_') && statusCode === 400) return httpError('MALFORMED_JSON', error.message, error);
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return httpError('BODY_TOO_LARGE', { cause: error });
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return httpError('UNSUPPORTED_MEDIA_TYPE', { cause: error });
+  if ((error as Partial<FastifyError>).validation) return httpError('BAD_REQUEST', { args: [error.message], cause: error });
+  if (code?.startsWith('FST_ERR_CTP_') && statusCode === 400) return httpError('MALFORMED_JSON', { args: [error.message], cause: error });
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
-    return new HttpError('BAD_REQUEST', error.message, { cause: error, statusCode });
+    return httpError('BAD_REQUEST', { args: [error.message], cause: error, statusCode });
   }
-  return httpError('INTERNAL', undefined, error);
+  return httpError('INTERNAL', { cause: error });
 }
 
-/** Every error and every unknown path answers JSON with an `error` string. */
-export function installErrorHandling(app: FastifyInstance): void {
+/** An error body with every secret blanked out of its strings (a path or a parser's message may quote one). */
+function redactedBody(body: HttpError['body'], redact: (text: string) => string): HttpError['body'] {
+  return JSON.parse(redact(JSON.stringify(body))) as HttpError['body'];
+}
+
+/** What a request answers when even its error cannot be answered. */
+const FALLBACK_BODY = JSON.stringify({ error: httpError('INTERNAL').message });
+
+/** Every error and every unknown path answers JSON with an `error` string, no secret in it. */
+export function installErrorHandling(app: FastifyInstance, redact: (text: string) => string = (text) => text): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const mapped = toHttpError(error);
-    // A 500 is a fault here; 502/503/504 are the system's state or its provider, already logged where they happen.
-    if (mapped.statusCode === 500) request.log.error({ ...requestIdFor(request), err: error, cause: mapped.cause }, mapped.message);
-    else request.log.debug({ code: mapped.code, reason: error.message }, mapped.message);
-    return reply.code(mapped.statusCode).send(mapped.body);
+    try {
+      const mapped = toHttpError(error);
+      // A 500 is a fault here, logged once with its stack; 502/503/504 are the system's state or its
+      // provider, already logged where they happen.
+      if (mapped.statusCode === 500) request.log.error({ ...requestIdFor(request), err: error }, mapped.message);
+      else request.log.debug({ code: mapped.code, reason: error.message }, mapped.message);
+      return reply.code(mapped.statusCode).send(redactedBody(mapped.body, redact));
+    } catch {
+      // The handler itself must never fail (a body or a log line that cannot be written): a plain 500.
+      return reply.code(500).type('application/json; charset=utf-8').send(FALLBACK_BODY);
+    }
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(httpError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`).body),
+    reply.code(404).send(redactedBody(httpError('NOT_FOUND', { args: [request.method, request.url.split('?')[0] ?? '/'] }).body, redact)),
   );
 }

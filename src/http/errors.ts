@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode, type ErrorEntry } from '../errors/catalogue.js';
+import { type ErrorArgument, type ErrorCode, type ErrorEntry, ERRORS, errorMessage } from '../errors/catalogue.js';
 
 /** A code of the error table (src/errors/catalogue.ts), which the chat service and the receiver share. */
 export type HttpErrorCode = ErrorCode;
@@ -9,9 +9,16 @@ export interface ErrorBody {
   readonly [field: string]: unknown;
 }
 
+export interface HttpErrorOptions extends ErrorOptions {
+  /** Fill the `%s` marks of the table's message, in order. */
+  readonly args?: readonly ErrorArgument[];
+  /** Fastify's own status for one of its 4xx. */
+  readonly statusCode?: number;
+}
+
 /**
  * An error of the chat service: a route throws `httpError(code)`; the app's error handler turns it
- * into JSON with an `error` string, plus the fields seed 000 gives some of them.
+ * into JSON with an `error` string, plus the fields docs/specification.md#chat gives some of them.
  */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -20,17 +27,15 @@ export class HttpError extends Error {
 
   constructor(
     readonly code: HttpErrorCode,
-    /** Replaces the table's message when the situation says more (e.g. the limit that was passed). */
-    message?: string,
-    options?: ErrorOptions & { readonly statusCode?: number },
+    options: HttpErrorOptions = {},
   ) {
     const entry: ErrorEntry = ERRORS[code];
-    super(message ?? entry.message, options);
-    this.statusCode = options?.statusCode ?? entry.statusCode;
+    super(errorMessage(code, options.args), options.cause === undefined ? undefined : { cause: options.cause });
+    this.statusCode = options.statusCode ?? entry.statusCode;
     this.body = { error: this.message, ...entry.body };
   }
 }
 
-export function httpError(code: HttpErrorCode, message?: string, cause?: unknown): HttpError {
-  return new HttpError(code, message, cause === undefined ? undefined : { cause });
+export function httpError(code: HttpErrorCode, options?: HttpErrorOptions): HttpError {
+  return new HttpError(code, options);
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { escapeHtml } from '../webhooks/html.js';
 
 /** The page templates and their assets, at the package root (listed in package.json "files"). */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -14,12 +15,6 @@ export interface PageRenderer {
 /** A `{{name}}` the template asks for and no value fills. */
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
 /** Fills every `{{name}}` with its HTML-escaped value; a name without a value is an error, never left in the page. */

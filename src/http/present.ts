@@ -1,31 +1,21 @@
 /**
- * Pure mappings from the system's bus replies to seed 000's response bodies.
- * The phase names of the system machine become the seed's status strings here
- * and nowhere else.
+ * Pure mappings from the system's bus replies to the response bodies of docs/specification.md#chat.
+ * The phase names of the system machine become status strings through one table (PHASES).
  */
 import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js';
 import type { Sentiment } from '../emotions/emotions.js';
 import { round2, roundEmotions } from '../emotions/model.js';
 import { ERRORS } from '../errors/catalogue.js';
-import { phaseError } from '../errors/phase-errors.js';
+import { PHASES, phaseError } from '../errors/phase-errors.js';
 
 /** The sentiment's scores, to 2 decimals like every number in a response. */
 export function roundSentiment({ sentiment, positive, negative }: Sentiment): Sentiment {
   return { sentiment, positive: round2(positive), negative: round2(negative) };
 }
 
-/** The seed's `status` string for a phase, as the avatar, availability and chat endpoints say it. */
-export function statusOf(phase: SystemPhase): 'ready' | 'initializing' | 'missing_llm_key' | 'error' {
-  switch (phase) {
-    case 'ready':
-      return 'ready';
-    case 'initializing':
-      return 'initializing';
-    case 'keyMissing':
-      return 'missing_llm_key';
-    case 'failed':
-      return 'error';
-  }
+/** The `status` string for a phase, as the avatar endpoint and the chat's 503 say it. */
+export function statusOf(phase: SystemPhase): (typeof PHASES)[SystemPhase]['status'] {
+  return PHASES[phase].status;
 }
 
 export const ERROR_PAGE = '/error';
@@ -53,31 +43,14 @@ export function statusBody(status: StatusReported) {
   };
 }
 
-/** `GET /api/is_initialized`: the page's startup poll; the key-missing case says `missing_api_key`, as the seed does. */
+/** `GET /api/is_initialized`: the page's startup poll; the key-missing case says `missing_api_key` (PHASES). */
 export function isInitializedBody(phase: SystemPhase) {
-  switch (phase) {
-    case 'ready':
-      return { is_initialized: true, initializing: false, missing_llm_key: false, status: 'ready' };
-    case 'initializing':
-      return {
-        is_initialized: false,
-        initializing: true,
-        missing_llm_key: false,
-        status: 'initializing',
-        message: ERRORS.NOT_INITIALIZED.message,
-      };
-    case 'keyMissing':
-      return {
-        is_initialized: false,
-        initializing: false,
-        missing_llm_key: true,
-        error_page: ERROR_PAGE,
-        status: 'missing_api_key',
-        message: ERRORS.MISSING_LLM_KEY.message,
-      };
-    case 'failed':
-      return unreachableSystemBody(ERRORS.SYSTEM_FAILED.message);
-  }
+  if (phase === 'failed') return unreachableSystemBody(ERRORS.SYSTEM_FAILED.message);
+  const flags = { is_initialized: phase === 'ready', initializing: phase === 'initializing', missing_llm_key: phase === 'keyMissing' };
+  const status = PHASES[phase].pollStatus;
+  const code = phaseError(phase);
+  if (code === undefined) return { ...flags, status };
+  return { ...flags, ...(phase === 'keyMissing' && { error_page: ERROR_PAGE }), status, message: ERRORS[code].message };
 }
 
 /** `GET /api/is_initialized` when the system failed or does not answer: still 200, pointing at the error page. */
@@ -87,29 +60,23 @@ export function unreachableSystemBody(error: string) {
     initializing: false,
     missing_llm_key: false,
     error_page: ERROR_PAGE,
-    status: 'error',
+    status: PHASES.failed.pollStatus,
     error,
   };
 }
 
 /**
- * `GET /api/availability`; `available` false goes out with 503. Seed 000 gives the not-available
- * case one status, `initializing`, so a missing key says so too, and adds `missing_llm_key` and a
- * message naming the variable; only a failed system says `error`.
+ * `GET /api/availability`; `available` false goes out with 503. The not-available case says
+ * `initializing` (docs/specification.md#chat), a missing key too, with `missing_llm_key` and a message
+ * naming the variable; only a failed system says `error` (PHASES).
  */
 export function availabilityBody(phase: SystemPhase) {
+  const status = PHASES[phase].availabilityStatus;
   const code = phaseError(phase);
-  if (code === undefined) return { available: true, is_initialized: true, status: 'ready' };
+  if (code === undefined) return { available: true, is_initialized: true, status };
   const message = ERRORS[code].message;
-  if (phase === 'failed') return { available: false, is_initialized: false, status: statusOf(phase), message, error: message };
-  return {
-    available: false,
-    is_initialized: false,
-    status: 'initializing',
-    message,
-    error: message,
-    missing_llm_key: phase === 'keyMissing',
-  };
+  if (phase === 'failed') return { available: false, is_initialized: false, status, message, error: message };
+  return { available: false, is_initialized: false, status, message, error: message, missing_llm_key: phase === 'keyMissing' };
 }
 
 /** `POST /api/chat` success. */

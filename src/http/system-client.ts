@@ -16,33 +16,34 @@ export type TokenListener = (text: string) => void;
  * HTTP layer never sees an actor, a provider or a file.
  */
 export class SystemClient {
+  readonly #bus: Bus;
+  readonly #timeouts: SystemTimeouts;
   /** The streamed chats waiting for their pieces, by correlation id: one bus subscription serves them all. */
   readonly #streams = new Map<string, TokenListener>();
 
-  constructor(
-    private readonly bus: Bus,
-    private readonly timeouts: SystemTimeouts,
-  ) {
+  constructor(bus: Bus, timeouts: SystemTimeouts) {
+    this.#bus = bus;
+    this.#timeouts = timeouts;
     bus.on('chat.token').subscribe(({ correlationId, text }) => this.#streams.get(correlationId)?.(text));
   }
 
   status(): Promise<StatusReported> {
-    return this.bus.request({ type: 'status.requested' }, 'status.reported', this.timeouts.statusMs);
+    return this.#bus.request({ type: 'status.requested' }, 'status.reported', this.#timeouts.statusMs);
   }
 
   chat(message: string, session: SessionKey): Promise<ChatReplied | ChatRejected> {
-    return this.bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.timeouts.chatMs);
+    return this.#bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.#timeouts.chatMs);
   }
 
   /** A streamed chat: `onToken` gets each piece of the reply (`chat.token`) until the reply or rejection comes. */
   async chatStream(message: string, session: SessionKey, onToken: TokenListener): Promise<ChatReplied | ChatRejected> {
-    const correlationId = this.bus.newCorrelationId();
+    const correlationId = this.#bus.newCorrelationId();
     this.#streams.set(correlationId, onToken);
     try {
-      return await this.bus.request(
+      return await this.#bus.request(
         { type: 'chat.requested', correlationId, message, session, stream: true },
         ['chat.replied', 'chat.rejected'],
-        this.timeouts.chatMs,
+        this.#timeouts.chatMs,
       );
     } finally {
       this.#streams.delete(correlationId);
@@ -51,12 +52,12 @@ export class SystemClient {
 
   /** Stops the visitor's streamed replies in flight; resolves with how many were. */
   async stop(session: SessionKey): Promise<number> {
-    const answer = await this.bus.request({ type: 'chat.stop.requested', session }, 'chat.stop.answered', this.timeouts.statusMs);
+    const answer = await this.#bus.request({ type: 'chat.stop.requested', session }, 'chat.stop.answered', this.#timeouts.statusMs);
     return answer.stopped;
   }
 
   /** The visitor's conversation, or (`forget`) forgets it first. */
   history(session: SessionKey, forget: boolean): Promise<HistoryReported> {
-    return this.bus.request({ type: 'history.requested', session, forget }, 'history.reported', this.timeouts.statusMs);
+    return this.#bus.request({ type: 'history.requested', session, forget }, 'history.reported', this.#timeouts.statusMs);
   }
 }

@@ -1,3 +1,4 @@
+import { displayUrl } from '../runtime/url-credentials.js';
 import { HubConfigError } from './errors.js';
 
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
@@ -15,7 +16,7 @@ export function resolveEndpoint(explicit: string | undefined, env: NodeJS.Proces
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
     const source = explicit?.trim() ? 'The endpoint option' : 'HF_ENDPOINT';
-    throw new HubConfigError(`${source} must be an http(s) URL such as ${DEFAULT_ENDPOINT}, got "${raw}"`);
+    throw new HubConfigError(`${source} must be an http(s) URL such as ${DEFAULT_ENDPOINT}, got "${displayUrl(raw)}"`);
   }
   return endpoint;
 }

@@ -1,3 +1,4 @@
+import { withoutCredentials } from '../runtime/url-credentials.js';
 import { resolveEndpoint } from './endpoint.js';
 import { isOffline } from './env-flag.js';
 import { HubApiError, HubConnectionError, HubOfflineError } from './errors.js';
@@ -14,9 +15,14 @@ export interface HubRequest {
   readonly body?: unknown;
 }
 
+/**
+ * Sends the request; `url` is the address as messages show it: without the userinfo an
+ * `HF_ENDPOINT` may carry for a proxy (the request itself still sends it).
+ */
 async function send(request: HubRequest, options: HubOptions): Promise<{ response: HubResponse; url: string; token: string }> {
   const env = options.env ?? process.env;
-  const url = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
+  const target = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
+  const url = withoutCredentials(target);
   if (isOffline(env)) {
     throw new HubOfflineError(
       `Cannot reach ${url}: offline mode is enabled. To disable it, unset the HF_HUB_OFFLINE environment variable.`,
@@ -27,7 +33,7 @@ async function send(request: HubRequest, options: HubOptions): Promise<{ respons
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   const doFetch: (url: string, init: HubTransportRequest) => Promise<HubResponse> = options.fetch ?? nodeTransport;
   try {
-    const response = await doFetch(url, {
+    const response = await doFetch(target, {
       method: request.method,
       headers,
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
@@ -37,7 +43,7 @@ async function send(request: HubRequest, options: HubOptions): Promise<{ respons
   } catch (error) {
     const cause = error as Error & { cause?: { message?: string } };
     const detail = cause.cause?.message ?? cause.message;
-    throw new HubConnectionError(`Cannot reach the hub at ${url}: ${detail}`, { cause: error });
+    throw new HubConnectionError(`Cannot reach the hub at ${url}: ${withoutCredentials(detail)}`, { cause: error });
   }
 }
 

@@ -4,7 +4,7 @@ import type { HubOptions } from './hub-options.js';
 export type WithWebhookId<T = HubOptions> = { readonly webhookId: string } & T;
 
 /**
- * The two ways to name the webhook, as one params object: positionally, as the seed and
+ * The two ways to name the webhook, as one params object: positionally, as docs/specification.md#webhooks-on-the-hub and
  * huggingface_hub do (`enableWebhook('abc', { token })`), or inside the object
  * (`enableWebhook({ webhookId: 'abc', token })`). A missing or empty id is refused later, by webhookPath.
  */

@@ -1,6 +1,17 @@
 import type { MoodChange } from '../emotions/emotions.js';
+import type { EmotionState } from '../emotions/state.js';
+import type { ExchangeTimes } from '../sessions/conversation-store.js';
 
 export type { MoodChange } from '../emotions/emotions.js';
+
+/** A replied chat's exchange: what a ledger that keeps the conversations commits with the chat's change. */
+export interface ChatExchange {
+  readonly session: string;
+  readonly message: string;
+  readonly reply: string;
+  /** When the message was accepted and the reply committed: the visitor's history shows them. */
+  readonly times: ExchangeTimes;
+}
 
 /**
  * The one ordered record of mood changes. A change takes effect only when the ledger delivers
@@ -8,8 +19,17 @@ export type { MoodChange } from '../emotions/emotions.js';
  * delivers at once; on Redis it delivers what the stream holds, on every replica alike.
  */
 export interface MoodLedger {
-  /** Records a change. Rejects when it cannot be recorded: then it never takes effect. */
-  append(change: MoodChange): Promise<void>;
+  /**
+   * Records a change (with its exchange, for a chat). Rejects when it cannot be recorded: then it
+   * never takes effect. Only a ledger that `keepsConversations` looks at the exchange.
+   */
+  append(change: MoodChange, exchange?: ChatExchange): Promise<void>;
+  /** Set when `append` commits a chat's exchange with its change, in one write (the embedded store): nobody else remembers it. */
+  readonly keepsConversations?: boolean;
+  /** The state a ledger that keeps it (the embedded store) had committed last when it opened. */
+  readonly kept?: EmotionState;
+  /** Told the state the system starts from, by a ledger that keeps the state itself (the embedded store). */
+  startFrom?(state: EmotionState): void;
   /** Calls `apply` with every change from now on, in ledger order; returns the unsubscribe. */
   subscribe(apply: (change: MoodChange) => void): () => void;
   /** Releases timers and connections. */

@@ -34,11 +34,16 @@ export class EmotionsFileError extends Error {
   }
 }
 
+/**
+ * The file's fields, each named: a state folded from an event log (`hub replay`) may carry keys a
+ * log line added to its objects, and none of them is copied.
+ */
 export function toEmotionsFile(state: EmotionState): EmotionsFile {
+  const { sentiment, positive, negative } = state.sentiment;
   return {
     version: EMOTIONS_FILE_VERSION,
-    emotions: state.emotions,
-    avatar: { shape: state.avatarShape, sentiment: state.sentiment, lastUpdated: state.lastUpdated },
+    emotions: emotionRecord((name) => state.emotions[name]),
+    avatar: { shape: state.avatarShape, sentiment: { sentiment, positive, negative }, lastUpdated: state.lastUpdated },
   };
 }
 

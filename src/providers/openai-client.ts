@@ -6,7 +6,7 @@ export interface ClientOptions {
   readonly timeoutMs: number;
   /** The client's own retries (with backoff) on connection errors, 408, 409, 429 and 5xx. */
   readonly maxRetries: number;
-  /** The HTTP client; defaults to the global fetch (benchmarks pass an in-process stand-in). */
+  /** The HTTP client; defaults to the global fetch (tests pass an in-process stand-in). */
   readonly fetch?: typeof fetch;
 }
 
@@ -34,13 +34,21 @@ export function isProviderTimeout(error: unknown): boolean {
   return error instanceof OpenAI.APIConnectionTimeoutError;
 }
 
-/** One line saying what went wrong with a provider call: kind, HTTP status, provider's message. Never the key. */
-export function describeProviderError(error: unknown): string {
+/**
+ * One line saying what went wrong with a provider call: kind, HTTP status, provider's message.
+ * Never the key: neither in a URL nor where a provider echoes it back (`apiKey`, when given).
+ */
+export function describeProviderError(error: unknown, apiKey?: string): string {
+  const described = withoutCredentials(describe(error));
+  return apiKey ? described.replaceAll(apiKey, '[redacted]') : described;
+}
+
+function describe(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the request timed out';
-  if (error instanceof OpenAI.APIConnectionError) return withoutCredentials(`cannot connect (${innermostMessage(error)})`);
+  if (error instanceof OpenAI.APIConnectionError) return `cannot connect (${innermostMessage(error)})`;
   if (error instanceof OpenAI.APIError) {
     const id = error.requestID ? `, request id ${error.requestID}` : '';
-    return withoutCredentials(`${error.constructor.name} (HTTP ${error.status ?? '?'}): ${error.message}${id}`);
+    return `${error.constructor.name} (HTTP ${error.status ?? '?'}): ${error.message}${id}`;
   }
-  return withoutCredentials(error instanceof Error ? error.message : String(error));
+  return error instanceof Error ? error.message : String(error);
 }

@@ -34,7 +34,7 @@ function describeOffer(offered: readonly string[]): string {
 /**
  * Checks a key by listing the provider's models, once (no retries), and checks that each of
  * `models` is in the list. HTTP 429 means the key was accepted and only the rate is exceeded, so it
- * counts as valid (seed 000), with the models unchecked; so does a success that is not a model list. Anything else that is not a success (401,
+ * counts as valid (docs/specification.md#states), with the models unchecked; so does a success that is not a model list. Anything else that is not a success (401,
  * 403, other statuses, connection errors, timeouts), or a model that is not offered, rejects.
  * `signal` abandons the call (startup failed elsewhere).
  */
@@ -54,17 +54,23 @@ export async function validateProviderKey(
     if (error instanceof OpenAI.RateLimitError) {
       return { detail: 'key accepted (HTTP 429: rate limited)', modelsUnchecked: 'it answered HTTP 429 (rate limited)' };
     }
-    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error)}`);
+    throw new KeyValidationError(`listing models at ${providerAddress(provider)} failed: ${describeProviderError(error, provider.apiKey)}`);
   }
   // A success that is not a model list still accepted the key; only the models cannot be read from it.
   if (!Array.isArray(listed))
     return { detail: 'key accepted (the answer was not a model list)', modelsUnchecked: 'its answer was not a model list' };
   const offered = listed.map((model: { id?: unknown }) => String(model?.id));
-  const missing = models.find((model) => !offered.includes(model));
+  const known = new Set(offered.map(sameModel));
+  const missing = models.find((model) => !known.has(sameModel(model)));
   if (missing !== undefined) {
     throw new KeyValidationError(`model "${missing}" is not offered by ${providerAddress(provider)}: ${describeOffer(offered)}`);
   }
   return { detail: `key accepted, model ${models.join(', ')} offered` };
+}
+
+/** The name a model is known by: `name` and `name:latest` are one model (Ollama lists the tag, users leave it off). */
+export function sameModel(name: string): string {
+  return name.endsWith(':latest') ? name.slice(0, -':latest'.length) : name;
 }
 
 /** Whether two providers are the same account on the same server, so one validation serves both. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import type { SessionKey } from '../bus/events.js';
 
 /** `REDIS_PREFIX` when unset: every key of the service starts with it. */
 export const DEFAULT_REDIS_PREFIX = 'emotion-hub:';
@@ -13,8 +13,15 @@ export interface RedisKeys {
   readonly moodSnapshot: string;
   /** Held by the one replica that drifts. */
   readonly driftLease: string;
-  /** One visitor's conversation. Keyed by a hash: a session id is a credential. */
-  conversation(sessionId: string): string;
+  /** The secret that signs session ids, stored by the first replica when `SESSION_SECRET` is unset. */
+  readonly sessionSecret: string;
+  /**
+   * One visitor's conversation, by its session key: the SHA-256 of the session id, hashed once, by
+   * the HTTP layer (`sessionKey`), since the id is a credential. The id itself never gets here.
+   */
+  conversation(session: SessionKey): string;
+  /** A handled webhook delivery, by its `Webhook-Id`. */
+  webhookDelivery(webhookId: string): string;
 }
 
 export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
@@ -23,6 +30,8 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
     moodSequence: `${prefix}mood:sequence`,
     moodSnapshot: `${prefix}mood:snapshot`,
     driftLease: `${prefix}drift:lease`,
-    conversation: (sessionId) => `${prefix}conversation:${createHash('sha256').update(sessionId).digest('hex')}`,
+    sessionSecret: `${prefix}session:secret`,
+    conversation: (session) => `${prefix}conversation:${session}`,
+    webhookDelivery: (webhookId) => `${prefix}webhook-delivery:${webhookId}`,
   };
 }

@@ -1,5 +1,7 @@
-import { EMOTION_NAMES, SENTIMENT_LABELS, emotionRecord, type EmotionDeltas, type Sentiment } from '../emotions/emotions.js';
-import type { MoodChange } from '../mood/mood-ledger.js';
+import type { TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
+import type { MoodChange } from '../emotions/emotions.js';
+import { MoodChangeSchema } from '../emotions/schemas.js';
 
 /** Where a replica is in the stream: the last entry it applied and that entry's number. */
 export interface StreamPosition {
@@ -11,63 +13,55 @@ export interface StreamPosition {
 
 export const STREAM_START: StreamPosition = { id: '0-0', seq: 0 };
 
-/** One stream entry, decoded. */
-export interface MoodEntry {
-  readonly position: StreamPosition;
-  readonly change: MoodChange;
-}
-
-/** A stream entry no replica can apply; the message names the entry. */
-export class MoodEntryError extends Error {
-  override readonly name = 'MoodEntryError';
-}
+/**
+ * One stream entry, decoded: the change it carries, or why no replica may apply it (`refused`).
+ * A refused entry still holds its place in the numbering.
+ */
+export type MoodEntry =
+  | { readonly position: StreamPosition; readonly change: MoodChange }
+  | { readonly position: StreamPosition; readonly refused: string };
 
 /** The entry's `change` field: the change as JSON, numbers unrounded. */
 export function encodeMoodChange(change: MoodChange): string {
   return JSON.stringify(change);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+// The emotion model's own schema: every value in range (sentiment and emotions in 0..1, deltas in
+// −1..1), every time a date, every field there. One validator per kind of change, compiled when a
+// replica first reads an entry, so that a refusal names the field of that kind that is wrong.
+let validators: Map<unknown, Validator> | undefined;
+
+/** Why `value` is not a mood change this version can apply (the first field that is wrong), or undefined. */
+function problemWith(value: unknown): string | undefined {
+  validators ??= new Map(MoodChangeSchema.anyOf.map((kind) => [kind.properties.kind.const, Compile(kind as TSchema)]));
+  const validator = validators.get((value as { kind?: unknown } | null)?.kind);
+  if (validator === undefined) return `/kind must be one of ${[...validators.keys()].join(', ')}`;
+  if (validator.Check(value)) return undefined;
+  const [first] = validator.Errors(value);
+  return first ? `${first.instancePath || '/'} ${first.message}` : 'not a mood change';
 }
 
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-function sentimentOf(value: unknown): Sentiment | undefined {
-  if (!isRecord(value) || !SENTIMENT_LABELS.includes(value.sentiment as never)) return undefined;
-  if (!isNumber(value.positive) || !isNumber(value.negative)) return undefined;
-  return { sentiment: value.sentiment as Sentiment['sentiment'], positive: value.positive, negative: value.negative };
-}
-
-function deltasOf(value: unknown): EmotionDeltas | undefined {
-  if (!isRecord(value) || !EMOTION_NAMES.every((name) => isNumber(value[name]))) return undefined;
-  return emotionRecord((name) => value[name] as number);
-}
-
-function changeOf(value: unknown): MoodChange | undefined {
-  if (!isRecord(value) || typeof value.at !== 'string') return undefined;
-  if (value.kind === 'chat' && typeof value.correlationId === 'string') {
-    const sentiment = sentimentOf(value.sentiment);
-    return sentiment && { kind: 'chat', correlationId: value.correlationId, sentiment, at: value.at };
-  }
-  const deltas = value.kind === 'drift' ? deltasOf(value.deltas) : undefined;
-  return deltas && { kind: 'drift', deltas, at: value.at };
-}
-
-/** Decodes one `[id, [field, value, …]]` entry as XRANGE and XREAD return it. */
-export function decodeMoodEntry([id, fields]: [string, string[]]): MoodEntry {
+/**
+ * Decodes one `[id, [field, value, …]]` entry as XRANGE and XREAD return it. An entry without a
+ * readable number is taken to be the one after `previous` (only the ledger's script writes entries,
+ * and it always numbers them), so that refusing it leaves no gap.
+ */
+export function decodeMoodEntry([id, fields]: [string, string[]], previous: StreamPosition): MoodEntry {
   const values = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) values.set(fields[i]!, fields[i + 1]!);
-  const field = (name: string): string | undefined => values.get(name);
-  const seq = Number(field('seq'));
-  let change: MoodChange | undefined;
+  const seq = Number(values.get('seq'));
+  if (!Number.isSafeInteger(seq) || seq < 1) {
+    return { position: { id, seq: previous.seq + 1 }, refused: `its number ${JSON.stringify(values.get('seq'))} is not an entry number` };
+  }
+  const position = { id, seq };
+  let value: unknown;
   try {
-    change = changeOf(JSON.parse(field('change') ?? ''));
+    value = JSON.parse(values.get('change') ?? '');
   } catch {
-    change = undefined;
+    return { position, refused: 'its change is not JSON' };
   }
-  if (!Number.isSafeInteger(seq) || seq < 1 || change === undefined) {
-    throw new MoodEntryError(`mood stream entry ${id} is not a mood change this version can apply`);
-  }
-  return { position: { id, seq }, change };
+  const problem = problemWith(value);
+  return problem === undefined
+    ? { position, change: value as MoodChange }
+    : { position, refused: `its change is not one this version can apply (${problem})` };
 }

@@ -18,11 +18,15 @@ export const DEFAULT_STREAM_RETENTION_MS = 10 * 60_000;
 
 // Replicas save concurrently: only a snapshot further along the stream replaces the saved one, and
 // the stream is trimmed in the same step, so no entry a snapshot does not cover is ever trimmed.
+// The numbering never falls behind a snapshot: after Redis lost its data, the snapshot a replica
+// writes back also restores the counter, so the next entry follows the state written back.
 const SAVE_SNAPSHOT = `
+local seq = tonumber(ARGV[1])
+if tonumber(redis.call('GET', KEYS[3]) or '0') < seq then redis.call('SET', KEYS[3], ARGV[1]) end
 local saved = tonumber(redis.call('HGET', KEYS[1], 'seq') or '-1')
-if saved >= tonumber(ARGV[1]) then return 0 end
+if saved >= seq then return 0 end
 redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'id', ARGV[2], 'state', ARGV[3])
-if ARGV[4] ~= '' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[4]) end
+if ARGV[4] ~= '' and redis.call('TYPE', KEYS[2]).ok == 'stream' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[4]) end
 return 1`;
 
 /** Below this stream id, entries are `retentionMs` older than `position` (empty: trim nothing). */
@@ -45,7 +49,10 @@ export async function saveMoodSnapshot(
   const { position } = snapshot;
   const state = JSON.stringify(toEmotionsFile(snapshot.state));
   const trim = trimBelow(position, retentionMs);
-  return (await client.eval(SAVE_SNAPSHOT, 2, keys.moodSnapshot, keys.moodStream, position.seq, position.id, state, trim)) === 1;
+  return (
+    (await client.eval(SAVE_SNAPSHOT, 3, keys.moodSnapshot, keys.moodStream, keys.moodSequence, position.seq, position.id, state, trim)) ===
+    1
+  );
 }
 
 /** Saves `seed` as the snapshot before the first entry, unless a snapshot exists. */

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { DeliveryDedup } from '../webhooks/delivery-dedup.js';
 import type { Logger } from '../runtime/logger.js';
 import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './connection.js';
-import { DEFAULT_REDIS_PREFIX } from './keys.js';
+import { DEFAULT_REDIS_PREFIX, redisKeys, type RedisKeys } from './keys.js';
 
 /** How long a delivery id is remembered: the Hub retries a delivery within hours, not days. */
 export const DELIVERY_MEMORY_S = 24 * 60 * 60;
@@ -10,11 +10,11 @@ export const DELIVERY_MEMORY_S = 24 * 60 * 60;
 /** Claimed delivery ids on Redis: `SET NX EX` (24 h), so one replica wins each delivery. */
 export class RedisDeliveryDedup implements DeliveryDedup {
   readonly #client: Redis;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
 
   constructor(client: Redis, prefix = DEFAULT_REDIS_PREFIX) {
     this.#client = client;
-    this.#prefix = `${prefix}webhook-delivery:`;
+    this.#keys = redisKeys(prefix);
   }
 
   /** Connects to `url` (RedisUnavailableError naming it without its password when it cannot). */
@@ -25,11 +25,11 @@ export class RedisDeliveryDedup implements DeliveryDedup {
   }
 
   async claim(webhookId: string): Promise<boolean> {
-    return (await this.#client.set(this.#prefix + webhookId, '1', 'EX', DELIVERY_MEMORY_S, 'NX')) === 'OK';
+    return (await this.#client.set(this.#keys.webhookDelivery(webhookId), '1', 'EX', DELIVERY_MEMORY_S, 'NX')) === 'OK';
   }
 
   async release(webhookId: string): Promise<void> {
-    await this.#client.del(this.#prefix + webhookId);
+    await this.#client.del(this.#keys.webhookDelivery(webhookId));
   }
 
   async close(): Promise<void> {

@@ -9,8 +9,8 @@ import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, unavailable, whenReady } from './connection.js';
 import { RedisUnavailableError } from './errors.js';
 import type { RedisKeys } from './keys.js';
-import { catchUp, expectNext } from './mood-history.js';
-import { decodeMoodEntry, encodeMoodChange, type MoodEntry, type StreamPosition } from './mood-entry.js';
+import { catchUp, stepOf, streamMessages, type StreamNotice } from './mood-history.js';
+import { decodeMoodEntry, encodeMoodChange, type StreamPosition } from './mood-entry.js';
 import { DEFAULT_STREAM_RETENTION_MS, loadMoodSnapshot, saveMoodSnapshot, seedMoodSnapshot, type MoodSnapshot } from './mood-snapshot.js';
 
 /** As the emotions file: changes within this window become one snapshot write. */
@@ -25,12 +25,18 @@ const RETRY_MS = 100;
 
 // Numbers the entry and appends it in one step, unless Redis runs it after the deadline the
 // caller gave up at (a frozen Redis answers late): a change whose append was reported as failed
-// must never take effect later.
+// must never take effect later. The counter moves only once XADD has written the entry (a failed
+// XADD, e.g. on a key that is not a stream, stops the script before it), so every number is an
+// entry's. With no snapshot, Redis lost the shared mood: nothing is appended (0) until a replica
+// has written its state back, so no answered chat lands in a stream that no state agrees with.
 const APPEND = `
 local now = redis.call('TIME')
 if tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) > tonumber(ARGV[2]) then return false end
-local seq = redis.call('INCR', KEYS[2])
-return redis.call('XADD', KEYS[1], '*', 'seq', seq, 'change', ARGV[1])`;
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+local seq = tonumber(redis.call('GET', KEYS[2]) or '0') + 1
+local id = redis.call('XADD', KEYS[1], '*', 'seq', seq, 'change', ARGV[1])
+redis.call('SET', KEYS[2], seq)
+return id`;
 
 export interface RedisMoodLedgerOptions {
   /** Commands; shared with the other adapters and closed by its owner. */
@@ -48,8 +54,6 @@ export interface RedisMoodLedgerOptions {
   readonly appendTimeoutMs?: number;
   readonly snapshotWindowMs?: number;
   readonly retentionMs?: number;
-  /** Called once if this replica can no longer follow the stream (entries it missed were trimmed). */
-  readonly onFailure: (error: Error) => void;
 }
 
 /**
@@ -59,18 +63,27 @@ export interface RedisMoodLedgerOptions {
  * change and publishes the state after it (`mood.changed`); the ledger saves that state, with the
  * entry's position, as a snapshot (coalesced) that a starting replica loads before reading the
  * stream after it. It folds nothing itself once running: only the catch-up at start does.
+ *
+ * Nothing in the stream stops a replica. Every entry is checked against the emotion model's schema
+ * before it is delivered: one out of range or of another shape is refused and logged, on every
+ * replica alike. Missing entries are logged as what they are (trimmed while this replica was cut
+ * off: it takes the shared snapshot; lost from Redis: it goes on after them). When Redis comes back
+ * without the shared mood (restarted without persistence, flushed), the replica writes back the
+ * last state it holds; the one with the highest entry number wins, and every replica takes it.
  */
 export class RedisMoodLedger implements MoodLedger {
   readonly #options: RedisMoodLedgerOptions;
   readonly #subscribers = new Set<(change: MoodChange) => void>();
   readonly #stop = new AbortController();
   readonly #moods: Subscription;
-  /** The last entry delivered: where the stream is read from. */
+  /** The last entry delivered or refused: where the stream is read from. */
   #position: StreamPosition;
   /** The entry being delivered, whose `mood.changed` the snapshot waits for. */
   #delivering: StreamPosition | undefined;
   /** The state after the last entry the mood's owner folded, and that entry's position: what a snapshot saves. */
   #current: MoodSnapshot;
+  /** Redis may have lost the shared mood (a reconnect, an append refused for it): check before reading on. */
+  #suspectLoss = false;
   #following = false;
   #snapshotTimer: NodeJS.Timeout | undefined;
   #saving: Promise<void> = Promise.resolve();
@@ -88,6 +101,9 @@ export class RedisMoodLedger implements MoodLedger {
         this.#saveSnapshot();
       }, this.#options.snapshotWindowMs ?? DEFAULT_SNAPSHOT_WINDOW_MS);
     });
+    // The reader connected before the ledger existed: any later `ready` is a reconnect, after
+    // which Redis may be a Redis that restarted empty.
+    options.reader.on('ready', () => (this.#suspectLoss = true));
   }
 
   /** Loads the snapshot (saving `seed` as the first one if there is none) and the stream after it. */
@@ -100,7 +116,7 @@ export class RedisMoodLedger implements MoodLedger {
         await seedMoodSnapshot(client, keys, await options.seed());
         snapshot = await loadMoodSnapshot(client, keys);
       }
-      return new RedisMoodLedger(options, await catchUp(client, keys, snapshot!));
+      return new RedisMoodLedger(options, await catchUp(client, keys, snapshot!, noticeTo(options.logger)));
     } catch (error) {
       options.reader.disconnect();
       throw error;
@@ -120,11 +136,17 @@ export class RedisMoodLedger implements MoodLedger {
     const deadline = clock.now().getTime() + Math.floor((appendTimeoutMs * 3) / 4);
     let id: unknown;
     try {
-      id = await client.eval(APPEND, 2, keys.moodStream, keys.moodSequence, encodeMoodChange(change), deadline);
+      id = await client.eval(APPEND, 3, keys.moodStream, keys.moodSequence, keys.moodSnapshot, encodeMoodChange(change), deadline);
     } catch (error) {
       throw unavailable('record the mood change', error);
     }
     if (id === null) throw new RedisUnavailableError('Redis is unavailable: the mood change reached Redis too late and was dropped');
+    if (id === 0) {
+      this.#suspectLoss = true;
+      throw new RedisUnavailableError(
+        'Redis is unavailable: it lost the shared mood, which the replicas are writing back; nothing changed',
+      );
+    }
   }
 
   subscribe(apply: (change: MoodChange) => void): () => void {
@@ -149,44 +171,96 @@ export class RedisMoodLedger implements MoodLedger {
   }
 
   async #follow(): Promise<void> {
-    const { reader, keys } = this.#options;
+    const { reader, keys, logger } = this.#options;
     const signal = this.#stop.signal;
     let failing = false;
     while (!signal.aborted) {
-      let reply: [string, [string, string[]][]][] | null;
       try {
-        reply = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', keys.moodStream, this.#position.id)) as typeof reply;
+        if (this.#suspectLoss) {
+          this.#suspectLoss = false;
+          await this.#reconcile().catch((error: unknown) => {
+            this.#suspectLoss = true; // Redis away again: check once it is back
+            throw error;
+          });
+        }
+        const reply = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', keys.moodStream, this.#position.id)) as
+          | [string, [string, string[]][]][]
+          | null;
         failing = false;
+        if (signal.aborted) return;
+        await this.#take(reply?.[0]?.[1] ?? []);
       } catch (error) {
         // A lost connection is logged by the connection and reconnects by itself; anything else
         // (the key is not a stream) is logged once here. Either way, read on from the same position.
         if (!failing && reader.status === 'ready' && !signal.aborted) {
-          this.#options.logger.error({ reason: (error as Error).message }, `cannot read the mood stream: ${(error as Error).message}`);
+          logger.error({ reason: (error as Error).message }, `cannot read the mood stream: ${(error as Error).message}`);
         }
         failing = true;
         await whenReady(reader, signal);
         await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
-        continue;
-      }
-      if (signal.aborted) return;
-      try {
-        for (const raw of reply?.[0]?.[1] ?? []) this.#deliver(decodeMoodEntry(raw));
-      } catch (error) {
-        this.#fail(error as Error);
-        return;
       }
     }
   }
 
-  #deliver(entry: MoodEntry): void {
-    expectNext(this.#position, entry);
-    this.#position = entry.position;
-    this.#delivering = entry.position;
+  /** Delivers a page of entries in order; stops early when the position moved elsewhere (a snapshot taken). */
+  async #take(raws: readonly [string, string[]][]): Promise<void> {
+    const { logger } = this.#options;
+    for (const raw of raws) {
+      const entry = decodeMoodEntry(raw, this.#position);
+      const step = stepOf(this.#position, entry);
+      if (step === 'behind') {
+        logger.error({ entry: entry.position.id }, streamMessages.restarted(this.#position.seq, entry));
+        this.#position = { id: entry.position.id, seq: this.#position.seq };
+        this.#suspectLoss = true;
+        continue;
+      }
+      if (step === 'ahead') {
+        const from = this.#position.seq;
+        if (await this.#reconcile()) {
+          logger.warn({ from, to: entry.position.seq }, streamMessages.trimmed(from, entry.position.seq, this.#position.seq));
+          return; // read on from the snapshot taken
+        }
+        logger.error({ from, to: entry.position.seq }, streamMessages.lost(from, entry.position.seq));
+      }
+      if ('refused' in entry) {
+        logger.error({ entry: entry.position.id }, streamMessages.refused(entry));
+        this.#position = entry.position;
+      } else {
+        this.#deliver(entry.position, entry.change);
+      }
+    }
+  }
+
+  /**
+   * Compares this replica with what Redis holds. No snapshot, or an entry counter behind the
+   * entries this replica has read, means Redis lost data: the replica writes its state back (the
+   * highest entry number wins, and the counter follows it). A snapshot ahead of this replica is
+   * taken, as a `snapshot` change. Resolves whether one was taken.
+   */
+  async #reconcile(): Promise<boolean> {
+    const { client, keys, logger, retentionMs = DEFAULT_STREAM_RETENTION_MS } = this.#options;
+    let [snapshot, counter] = await Promise.all([loadMoodSnapshot(client, keys), client.get(keys.moodSequence)]);
+    const read = this.#position.seq;
+    if (snapshot === undefined || Number(counter ?? 0) < read) {
+      const why =
+        snapshot === undefined ? 'the shared snapshot is gone' : `its entries stop at ${Number(counter ?? 0)}, this replica read ${read}`;
+      logger.error({ entry: this.#current.position.seq }, streamMessages.dataLost(why, this.#current.position.seq));
+      await saveMoodSnapshot(client, keys, this.#current, retentionMs);
+      snapshot = await loadMoodSnapshot(client, keys);
+    }
+    if (snapshot === undefined || snapshot.position.seq <= this.#position.seq) return false;
+    this.#deliver(snapshot.position, { kind: 'snapshot', state: snapshot.state, at: snapshot.state.lastUpdated });
+    return true;
+  }
+
+  #deliver(position: StreamPosition, change: MoodChange): void {
+    this.#position = position;
+    this.#delivering = position;
     for (const apply of this.#subscribers) {
       try {
-        apply(entry.change);
+        apply(change);
       } catch (error) {
-        this.#options.logger.error({ err: error, entry: entry.position.id }, 'a mood ledger subscriber failed');
+        this.#options.logger.error({ err: error, entry: position.id }, 'a mood ledger subscriber failed');
       }
     }
     this.#delivering = undefined;
@@ -204,10 +278,9 @@ export class RedisMoodLedger implements MoodLedger {
           logger.warn({ reason: (error as Error).message }, `the mood snapshot was not saved: ${(error as Error).message}`),
       );
   }
+}
 
-  #fail(error: Error): void {
-    this.#options.logger.fatal({ err: error }, `the shared mood cannot be followed: ${error.message}`);
-    this.#stop.abort();
-    this.#options.onFailure(error);
-  }
+/** The stream's troubles at start, as log lines. */
+function noticeTo(logger: Logger): StreamNotice {
+  return (level, message) => logger[level](message);
 }

@@ -6,6 +6,7 @@ import { loadEmotionsFile } from '../persistence/emotions-file.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { withoutCredentials } from '../runtime/url-credentials.js';
+import type { SharedSecret } from '../sessions/session-secret.js';
 import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './connection.js';
 import { redisKeys } from './keys.js';
 import { RedisConversationStore } from './redis-conversation-store.js';
@@ -19,6 +20,8 @@ export interface Replica {
   readonly driftLease: RedisDriftLease;
   /** The shared state when this replica joined: the snapshot and the stream after it. */
   readonly sharedState: EmotionState;
+  /** The session secret the replicas share (the first one to ask stores its candidate). */
+  readonly sharedSessionSecret: SharedSecret;
   /** Closes the connection the adapters share; after the system has closed the adapters. */
   close(): Promise<void>;
 }
@@ -30,8 +33,6 @@ export interface JoinOptions {
   readonly config: Pick<ChatConfig, 'emotionsFile' | 'sessionIdleMs'>;
   readonly logger: Logger;
   readonly clock: Clock;
-  /** This replica can no longer follow the shared mood (see MoodStreamGapError): the process must end. */
-  readonly onFailure: (error: Error) => void;
 }
 
 /**
@@ -52,7 +53,7 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
     const seed = async (): Promise<EmotionState> =>
       (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
-    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock, onFailure: options.onFailure });
+    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock });
     const sharedState = ledger.state;
     logger.info(
       { redis: withoutCredentials(redis.url), prefix: redis.prefix },
@@ -63,6 +64,10 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
       conversations: new RedisConversationStore({ client, keys, idleMs: config.sessionIdleMs }),
       driftLease: new RedisDriftLease({ client, keys, logger, ttlMs: redis.driftLeaseMs, clock }),
       sharedState,
+      sharedSessionSecret: async (candidate) => {
+        await client.set(keys.sessionSecret, candidate, 'NX');
+        return (await client.get(keys.sessionSecret)) ?? candidate;
+      },
       close: async () => {
         await client.quit().catch(() => client.disconnect());
       },

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { Redactor } from './secrets.js';
 
 export type { Logger };
 
@@ -25,7 +26,7 @@ export const REDACTED_PATHS = [
   '*.headers.cookie',
 ];
 
-/** `DEBUG` is on unless it says `0` or `false` (seed 000: debug mode is on by default). */
+/** `DEBUG` is on unless it says `0` or `false` (docs/specification.md#settings: debug mode is on by default). */
 export function isDebugEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
   const value = env.DEBUG?.trim().toLowerCase();
   return !(value === '0' || value === 'false');
@@ -38,11 +39,20 @@ export interface LoggerOptions {
   readonly pretty?: boolean;
   /** Where lines go instead of stdout (tests pass a stream to read them back). */
   readonly destination?: DestinationStream;
+  /** The secret values blanked out of every line, wherever they appear; defaults to those of `process.env`. */
+  readonly redactor?: Redactor;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = (options.debug ?? isDebugEnabled()) ? 'debug' : 'info';
-  const base = { name: options.name ?? 'emotion-hub', level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const redactor = options.redactor ?? Redactor.fromEnv(process.env);
+  const base = {
+    name: options.name ?? 'emotion-hub',
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // The finished line, whatever field or message carries a secret (a provider's error quoting the key).
+    hooks: { streamWrite: (line: string) => redactor.redact(line) },
+  };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty ?? process.stdout.isTTY === true) {
     return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } });

@@ -1,10 +1,55 @@
-/** `scheme://user:password@` inside any text: what a base URL may carry and a log line must not. */
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+/** What stands for a URL that cannot be shown safely: it does not parse, or parses with an `@` past its host. */
+export const HIDDEN_URL = '[a URL that may hold credentials: not shown]';
+
+/** A URL in free text: a scheme, `://` and everything up to the next blank or quote. */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 
 /**
- * The text with the credentials of every URL in it removed (`http://user:key@host/v1` → `http://host/v1`),
- * for log lines and error messages that name a base URL or quote an error that does.
+ * The URL without its username and password, as the WHATWG URL parser reads it
+ * (`http://user:key@host/v1` → `http://host/v1`). A text that does not parse as a URL, or whose
+ * parse leaves an `@` after the host (credentials with an unencoded `/`, `?` or `#`, read as a
+ * path, query or fragment), may still hold them: it is not shown at all.
+ */
+export function displayUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return HIDDEN_URL;
+  }
+  url.username = '';
+  url.password = '';
+  if (url.href.includes('@')) return HIDDEN_URL;
+  // The parser adds a `/` to a bare host: shown as written (`http://host:1`, not `http://host:1/`).
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && !raw.endsWith('/');
+  return bare ? url.href.slice(0, -1) : url.href;
+}
+
+/** Whether the URL parses with its credentials where a client reads them (no `@` after the host). */
+export function hasUnambiguousCredentials(raw: string): boolean {
+  return displayUrl(raw) !== HIDDEN_URL;
+}
+
+/**
+ * The text with every URL in it shown by {@link displayUrl}, for log lines and error messages that
+ * name a base URL or quote an error that does. A base URL is given back as written when it has no
+ * credentials (no trailing slash added).
  */
 export function withoutCredentials(text: string): string {
-  return text.replace(USERINFO, '$1');
+  return text.replace(URL_IN_TEXT, (found) => {
+    const shown = displayUrl(found);
+    return shown === HIDDEN_URL || found.includes('@') ? shown : found;
+  });
+}
+
+/** The password a URL carries (as written and percent-decoded), for the list of secrets to redact. */
+export function urlPasswords(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  try {
+    const { password } = new URL(raw);
+    if (password === '') return [];
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [];
+  }
 }

@@ -8,8 +8,12 @@ import { systemClock, type Clock } from '../runtime/clock.js';
 import type { MoodLedger } from '../mood/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Replica } from '../redis/replica.js';
+import { Redactor } from '../runtime/secrets.js';
+import type { EmbeddedStore } from '../embedded/embedded-store.js';
+import { sessionBoundsOf } from '../sessions/session-bounds.js';
 import type { ConversationStore } from '../sessions/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
+import { loadSessionSecret } from '../sessions/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
@@ -41,6 +45,8 @@ export interface ChatServiceOptions {
   readonly ledger?: MoodLedger;
   /** The visitors' conversations: default in-process (`createChatSystem`'s). */
   readonly conversations?: ConversationStore;
+  /** The secrets blanked out of the event log and error bodies; defaults to those of `process.env`. */
+  readonly redactor?: Redactor;
 }
 
 export interface ChatService {
@@ -57,8 +63,8 @@ export class ServiceStartError extends Error {
   override readonly name = 'ServiceStartError';
 }
 
-async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
-  const log = new EventLog(bus, file);
+async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise<EventLog> {
+  const log = new EventLog(bus, file, { redact: (line) => redactor.redact(line) });
   try {
     await log.opened();
   } catch (error) {
@@ -71,19 +77,29 @@ async function openEventLog(bus: Bus, file: string): Promise<EventLog> {
  * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations
  * and drift lease replace the in-process ones. Loaded only then, so one process alone needs no Redis client.
  */
-async function joinReplicasOf(
-  config: ChatConfig,
-  bus: Bus,
-  logger: Logger,
-  clock: Clock,
-  onFailure: () => void,
-): Promise<Replica | undefined> {
+async function joinReplicasOf(config: ChatConfig, bus: Bus, logger: Logger, clock: Clock): Promise<Replica | undefined> {
   if (config.redis === undefined) return undefined;
   const { joinReplicas } = await import('../redis/replica.js');
   try {
-    return await joinReplicas({ redis: config.redis, bus, config, logger, clock, onFailure });
+    return await joinReplicas({ redis: config.redis, bus, config, logger, clock });
   } catch (error) {
     throw new ServiceStartError(`REDIS_URL: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * One process alone keeps its mood and conversations in the embedded database beside the emotions
+ * file (lmdb, loaded only then), unless the caller gave its own ledger or store.
+ */
+async function openEmbeddedOf(config: ChatConfig, clock: Clock): Promise<EmbeddedStore> {
+  const { embeddedStorePath, openEmbeddedStore } = await import('../embedded/embedded-store.js');
+  try {
+    return openEmbeddedStore(config.emotionsFile, sessionBoundsOf(config, clock));
+  } catch (error) {
+    throw new ServiceStartError(
+      `cannot open the conversation store ${embeddedStorePath(config.emotionsFile)} (${(error as Error).message})`,
+      { cause: error },
+    );
   }
 }
 
@@ -98,17 +114,38 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const clock = options.clock ?? systemClock;
   const exitProcess = options.exit ?? ((code: number) => process.exit(code));
   const bus = new Bus({ clock });
-  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog);
+  const redactor = options.redactor ?? Redactor.fromEnv(process.env);
+  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
+  let embedded: EmbeddedStore | undefined;
   try {
-    // A replica that can no longer follow the shared mood ends like a failed component: exit 1.
-    replica = await joinReplicasOf(config, bus, logger, clock, () => exit(1));
+    replica = await joinReplicasOf(config, bus, logger, clock);
+    if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
+      embedded = await openEmbeddedOf(config, clock);
+    }
   } catch (error) {
+    await replica?.close();
     await eventLog?.close();
     bus.close();
     throw error;
   }
-  const app = await buildApp({ bus, clock, logger, config, ...options.app });
+  let sessionSecret: string;
+  try {
+    const loaded = await loadSessionSecret({
+      configured: config.sessionSecret,
+      emotionsFile: config.emotionsFile,
+      shared: replica?.sharedSessionSecret,
+    });
+    sessionSecret = loaded.secret;
+    if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
+  } catch (error) {
+    await replica?.close();
+    await eventLog?.close();
+    bus.close();
+    throw new ServiceStartError(`SESSION_SECRET: cannot read the one the replicas share (${(error as Error).message})`, { cause: error });
+  }
+  redactor.add(sessionSecret);
+  const app = await buildApp({ bus, clock, logger, config, sessionSecret, redact: (text) => redactor.redact(text), ...options.app });
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()
@@ -144,6 +181,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     closeLoadingDesk();
     await app.close();
     await replica?.close();
+    await embedded?.close();
     await eventLog?.close();
     bus.close();
     throw new ServiceStartError(`${message} (${(error as Error).message})`, { cause: error });
@@ -168,8 +206,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     random: options.random ?? systemRandom,
     logger,
     exit,
-    ledger: options.ledger ?? replica?.ledger,
-    conversations: options.conversations ?? replica?.conversations,
+    ledger: options.ledger ?? replica?.ledger ?? embedded?.ledger,
+    conversations: options.conversations ?? replica?.conversations ?? embedded?.conversations,
     driftLease: replica?.driftLease,
     sharedState: replica?.sharedState,
   });
@@ -185,6 +223,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
         await app.close();
         await system.stop();
         await replica?.close();
+        await embedded?.close();
         await eventLog?.close();
         bus.close();
       })();

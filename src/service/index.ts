@@ -13,7 +13,8 @@ export { MemoryConversationStore, type MemoryConversationStoreOptions } from '..
 export type { MoodChange, MoodLedger } from '../mood/mood-ledger.js';
 export { LocalMoodLedger, MoodLedgerClosedError } from '../mood/local-mood-ledger.js';
 export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from '../http/app.js';
-export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../http/security-headers.js';
+export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS, contentSecurityPolicy, securityHeaders } from '../http/security-headers.js';
+export { sessionCookieAttributes, type CookiePolicy, type SessionCookieAttributes } from '../http/cookie-attributes.js';
 export { HttpError, httpError, type HttpErrorCode, type ErrorBody } from '../http/errors.js';
 export { ERRORS, type ErrorCode, type ErrorEntry } from '../errors/catalogue.js';
 export { phaseError, type PhaseErrorCode } from '../errors/phase-errors.js';

@@ -2,6 +2,9 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { loadChatConfig } from '../config/chat-config.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
+import { logProcessWarnings } from '../runtime/process-warnings.js';
+import { Redactor } from '../runtime/secrets.js';
+import { READY_MESSAGE } from '../supervisor/supervise.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
@@ -12,15 +15,17 @@ export interface RunChatServiceOptions {
   readonly logger?: Logger;
   /** How long a graceful stop may take before the process is ended anyway. */
   readonly graceMs?: number;
+  /** Run by `hub serve --supervise`: report readiness on the IPC channel, stop when the supervisor is gone. */
+  readonly supervised?: boolean;
 }
 
 /**
  * Pretty lines on a terminal; otherwise JSON written synchronously, so that
  * lines keep their order and the last ones are out before an exit.
  */
-function serviceLogger(debug: boolean): Logger {
-  if (process.stdout.isTTY) return createLogger({ debug });
-  return createLogger({ debug, pretty: false, destination: pino.destination({ dest: 1, sync: true }) });
+export function serviceLogger(debug: boolean, redactor: Redactor): Logger {
+  if (process.stdout.isTTY) return createLogger({ debug, redactor });
+  return createLogger({ debug, redactor, pretty: false, destination: pino.destination({ dest: 1, sync: true }) });
 }
 
 /**
@@ -30,9 +35,13 @@ function serviceLogger(debug: boolean): Logger {
  * event log flushed, server closed.
  */
 export async function runChatService(options: RunChatServiceOptions = {}): Promise<ChatService> {
-  const config = loadChatConfig(options.env ?? process.env);
-  const logger = options.logger ?? serviceLogger(config.debug);
-  const service = await startChatService({ config, logger, createSystem: options.createSystem });
+  const env = options.env ?? process.env;
+  const config = loadChatConfig(env);
+  // One list of secrets for the log, the event log and the error bodies.
+  const redactor = Redactor.fromEnv(env);
+  const logger = options.logger ?? serviceLogger(config.debug, redactor);
+  logProcessWarnings(logger);
+  const service = await startChatService({ config, logger, redactor, createSystem: options.createSystem });
   closeWithGrace(
     { delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } },
     async ({ signal, err }) => {
@@ -43,5 +52,21 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
       logger.flush();
     },
   );
+  if (options.supervised && process.send) reportToSupervisor(service);
   return service;
+}
+
+/**
+ * Under `hub serve --supervise`: tells the supervisor once the service serves (then a later exit is
+ * a blip to restart, not a configuration to fix), and stops gracefully if the supervisor is gone.
+ */
+function reportToSupervisor(service: ChatService): void {
+  const phases = service.bus.on('system.phase.changed').subscribe(({ phase }) => {
+    if (phase !== 'ready' && phase !== 'keyMissing') return;
+    phases.unsubscribe();
+    process.send?.(READY_MESSAGE);
+  });
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  // The channel alone must not keep the process alive.
+  process.channel?.unref();
 }

@@ -1,52 +1,43 @@
 import { LRUCache } from 'lru-cache';
-import { epochMs, type Clock } from '../runtime/clock.js';
 import {
   DEFAULT_MEMORY_EXCHANGES,
-  exchangeTurns,
   untimed,
   type ConversationStore,
   type ConversationTurn,
   type ExchangeTimes,
   type TimedTurn,
 } from './conversation-store.js';
+import { conversationBytes, sessionCacheOptions, withExchange, type SessionBounds } from './session-bounds.js';
 
-export interface MemoryConversationStoreOptions {
-  /** Sessions kept; beyond it the least recently used is forgotten (`MAX_SESSIONS`). */
-  readonly maxSessions: number;
-  /** A session untouched this long is forgotten (`SESSION_IDLE_MS`). */
-  readonly idleMs: number;
+export interface MemoryConversationStoreOptions extends SessionBounds {
   /** Exchanges kept per session. */
   readonly maxExchanges?: number;
-  /** Drives the idle expiry; tests pass a fixed clock. */
-  readonly clock: Clock;
 }
 
 /**
  * The in-process conversation store: each session's last exchanges, in an LRU cache bounded in
- * count and idle time (lru-cache's TTL, renewed on every read and write). Stale entries are not
- * swept by a timer: they are dropped when read, or pushed out by newer sessions, so the bound holds
- * without a timer. Lost on restart, like the conversation memory of seed 000.
+ * count, idle time and bytes (see session-bounds.ts). Lost on restart, like the memory store of
+ * docs/specification.md#states; `hub serve`'s default is the embedded store, which keeps them on disk.
  */
 export class MemoryConversationStore implements ConversationStore {
-  private readonly sessions: LRUCache<string, readonly TimedTurn[]>;
-  private readonly maxTurns: number;
+  readonly #sessions: LRUCache<string, readonly TimedTurn[]>;
+  readonly #maxTurns: number;
+  readonly #maxBytes: number | undefined;
 
   constructor(options: MemoryConversationStoreOptions) {
-    this.maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
-    this.sessions = new LRUCache({
-      max: options.maxSessions,
-      ttl: options.idleMs,
-      updateAgeOnGet: true,
-      // lru-cache reads this clock for the TTL; the default (performance.now) cannot be driven by a test.
-      perf: { now: () => epochMs(options.clock) },
-      // 0: read that clock at every check, rather than caching it behind a 1 ms timer.
-      ttlResolution: 0,
-    });
+    this.#maxBytes = options.maxBytes;
+    this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
+    this.#sessions = new LRUCache(sessionCacheOptions<readonly TimedTurn[]>(options, conversationBytes));
   }
 
   /** Sessions currently held (stale ones included until they are touched or pushed out). */
   get size(): number {
-    return this.sessions.size;
+    return this.#sessions.size;
+  }
+
+  /** The held conversations' text in UTF-8 bytes. */
+  get bytes(): number {
+    return this.#sessions.calculatedSize;
   }
 
   async history(sessionId: string): Promise<readonly ConversationTurn[]> {
@@ -54,19 +45,19 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   async messages(sessionId: string): Promise<readonly TimedTurn[]> {
-    return this.sessions.get(sessionId) ?? [];
+    return this.#sessions.get(sessionId) ?? [];
   }
 
   async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
-    const turns = this.sessions.get(sessionId) ?? [];
-    this.sessions.set(sessionId, [...turns, ...exchangeTurns(message, reply, times)].slice(-this.maxTurns));
+    const turns = withExchange(this.#sessions.get(sessionId) ?? [], { message, reply, times }, this.#maxTurns, this.#maxBytes);
+    this.#sessions.set(sessionId, turns);
   }
 
   async forget(sessionId: string): Promise<void> {
-    this.sessions.delete(sessionId);
+    this.#sessions.delete(sessionId);
   }
 
   async close(): Promise<void> {
-    this.sessions.clear();
+    this.#sessions.clear();
   }
 }

@@ -8,11 +8,12 @@ import Fastify, {
 } from 'fastify';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
-import { buildContext, type WebhookContext } from './context.js';
+import { buildContext, handlerHeaders, type WebhookContext } from './context.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
-import type { WebhookHandler } from './handler.js';
+import { type WebhookHandler, WebhookReply } from './handler.js';
+import { type DeliveryJournal, journalBody } from './journal/entry.js';
 import { notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
@@ -22,12 +23,18 @@ import { validateWebhookPayload } from './validate-payload.js';
 export interface WebhooksAppDeps {
   readonly secret: string | undefined;
   readonly bodyLimit: number;
+  /** Milliseconds for the whole request, body included (408 and the connection closed after). */
+  readonly requestTimeout: number;
+  /** Milliseconds for the request line and headers. */
+  readonly headersTimeout: number;
   readonly logger: Logger;
   readonly clock: Clock;
   /** The handler registered under a name, looked up per request so routes added after start work. */
   readonly handlerFor: (name: string) => WebhookHandler | undefined;
   readonly events: DeliveryEvents;
   readonly landingPage: () => Promise<string>;
+  /** Set (`journal`): every delivery that carried the secret is appended, whatever the answer. */
+  readonly journal?: DeliveryJournal;
   /** Set (`redisUrl`): a delivery whose `Webhook-Id` was handled already is answered 200 and not handled again. */
   readonly dedup?: DeliveryDedup;
 }
@@ -47,6 +54,10 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
     else request.log.warn(log, 'webhook request refused');
     return sendRefusal(reply, refusal);
   };
+  // Per request, without decorating Fastify's request object: the bytes as they came, and the time a
+  // delivery that carried the secret was received (the journal writes those).
+  const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+  const journaled = new WeakMap<FastifyRequest, Date>();
   const verifySecret = deps.secret === undefined ? undefined : secretVerifier(deps.secret);
   const checkSecret = (request: FastifyRequest): void => {
     verifySecret?.(headerValue(request.headers[WEBHOOK_SECRET_HEADER]));
@@ -59,6 +70,13 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       ? { loggerInstance: deps.logger as FastifyBaseLogger }
       : { childLoggerFactory: () => deps.logger as FastifyBaseLogger }),
     bodyLimit: deps.bodyLimit,
+    // Node cuts a request that has not arrived whole in time (a body that trickles in included): its URL
+    // is public by nature. Node checks every `connectionsCheckingInterval`, so short timeouts check often.
+    requestTimeout: deps.requestTimeout,
+    http: {
+      headersTimeout: deps.headersTimeout,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(deps.headersTimeout / 4))),
+    },
     // Request lines would carry the URL, and with it a `?secret=`; deliveries are logged below instead.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true },
@@ -75,6 +93,13 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
   });
   // Only JSON is a delivery: without the text parser, text/plain is a 415 like every other type.
   app.removeContentTypeParser('text/plain');
+  // Fastify's own JSON parsing (with its prototype-poisoning checks), keeping the bytes as they came:
+  // a forwarder or the journal passes the delivery on unchanged.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    rawBodies.set(request, body as Buffer);
+    void parseJson(request, (body as Buffer).toString('utf8'), done);
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => refuse(error, request, reply));
   app.setNotFoundHandler((request, reply) => sendRefusal(reply, notFound(request)));
@@ -92,12 +117,11 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
   const checkDelivery = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     try {
       checkSecret(request);
+      // Only a delivery that carried the secret is journaled: a stranger cannot fill the journal.
+      if (deps.journal) journaled.set(request, deps.clock.now());
       const name = routeNameOf(request);
       if (name === '' ? deps.events.listenerCount === 0 : deps.handlerFor(name) === undefined) {
-        throw new WebhookDeliveryError(
-          'WEBHOOK_NOT_REGISTERED',
-          `No webhook is registered at ${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}.`,
-        );
+        throw new WebhookDeliveryError('WEBHOOK_NOT_REGISTERED', `${WEBHOOKS_PREFIX}${name === '' ? '' : `/${name}`}`);
       }
       done();
     } catch (error) {
@@ -115,7 +139,8 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
       name,
       payload,
       headers: request.headers,
-      receivedAt: deps.clock.now(),
+      receivedAt: journaled.get(request) ?? deps.clock.now(),
+      rawBody: rawBodies.get(request) ?? EMPTY,
       // Bound only when a handler or a failure asks for it: a child logger per delivery shows in the benchmark.
       log: () => request.log.child(delivery) as Logger,
     });
@@ -132,8 +157,32 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
     const body = await runHandler(handler, payload, context, reply);
     // A failed delivery stays unclaimed: the Hub's retry of it is handled.
     if (webhookId !== undefined && reply.statusCode >= 500) await dedup!.release(webhookId).catch(() => undefined);
+    if (body instanceof WebhookReply) return reply.code(body.status).headers(body.headers).send(body.body);
     return reply.type('application/json; charset=utf-8').send(body);
   };
+
+  const { journal } = deps;
+  if (journal) {
+    app.addHook('onResponse', (request, reply, done) => {
+      const receivedAt = journaled.get(request);
+      if (receivedAt !== undefined) {
+        const webhookId = request.headers['webhook-id'];
+        journal
+          .append({
+            webhookId: (Array.isArray(webhookId) ? webhookId.join(', ') : webhookId) ?? null,
+            route: routeNameOf(request),
+            receivedAt: receivedAt.toISOString(),
+            headers: handlerHeaders(request.headers),
+            ...journalBody(rawBodies.get(request)),
+            status: reply.statusCode,
+            ms: Math.round(reply.elapsedTime * 10) / 10,
+          })
+          // The answer is sent: a journal that cannot write is logged, and changes nothing else.
+          .catch((error: unknown) => request.log.error({ err: error, route: pathOf(request) }, 'webhook journal write failed'));
+      }
+      done();
+    });
+  }
 
   app.post(WEBHOOKS_PREFIX, { onRequest: checkDelivery }, receive);
   app.post(`${WEBHOOKS_PREFIX}/*`, { onRequest: checkDelivery }, receive);
@@ -155,15 +204,19 @@ async function runHandler(
   payload: WebhookPayload,
   context: WebhookContext,
   reply: FastifyReply,
-): Promise<string> {
+): Promise<string | WebhookReply> {
   try {
-    return JSON.stringify((await handler?.(payload, context)) ?? null) ?? 'null';
+    const result = await handler?.(payload, context);
+    return result instanceof WebhookReply ? result : (JSON.stringify(result ?? null) ?? 'null');
   } catch (error) {
     context.log.error({ err: error, event: context.event }, 'webhook handler failed');
-    reply.code(500);
-    return JSON.stringify({ error: `The webhook handler ${context.name} failed; see the server log.` });
+    const failed = new WebhookDeliveryError('WEBHOOK_HANDLER_FAILED', context.name);
+    reply.code(failed.statusCode);
+    return JSON.stringify({ error: failed.message });
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 function routeNameOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;

@@ -15,6 +15,8 @@ export interface WebhookContext {
   readonly receivedAt: Date;
   /** The request headers, lower-cased, without the secret. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The body's bytes as they came (to forward or store a delivery unchanged). */
+  readonly rawBody: Buffer;
   /** A logger bound to this delivery (child of the server's). */
   readonly log: Logger;
 }
@@ -24,12 +26,13 @@ export interface ContextInput {
   readonly payload: WebhookPayload;
   readonly headers: IncomingHttpHeaders;
   readonly receivedAt: Date;
+  readonly rawBody: Buffer;
   /** Makes the delivery's logger, at the first use of `context.log`. */
   readonly log: () => Logger;
 }
 
-/** The request headers as a handler sees them: joined, and without the secret. */
-function handlerHeaders(raw: IncomingHttpHeaders): Record<string, string> {
+/** The request headers as a handler (and the journal) sees them: joined, and without the secret. */
+export function handlerHeaders(raw: IncomingHttpHeaders): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key === WEBHOOK_SECRET_HEADER || value === undefined) continue;
@@ -48,6 +51,7 @@ class DeliveryContext implements WebhookContext {
   readonly webhookId: string | undefined;
   readonly event: WebhookEventName;
   readonly receivedAt: Date;
+  readonly rawBody: Buffer;
   readonly #input: ContextInput;
   #headers: Record<string, string> | undefined;
   #log: Logger | undefined;
@@ -58,6 +62,7 @@ class DeliveryContext implements WebhookContext {
     this.webhookId = Array.isArray(webhookId) ? webhookId.join(', ') : webhookId;
     this.event = eventName(input.payload);
     this.receivedAt = input.receivedAt;
+    this.rawBody = input.rawBody;
     this.#input = input;
   }
 

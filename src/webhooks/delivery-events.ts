@@ -1,11 +1,7 @@
-import mittImport, { type Emitter, type Handler, type WildcardHandler } from 'mitt';
 import type { Logger } from '../runtime/logger.js';
 import type { WebhookContext } from './context.js';
 import type { WebhookEventName } from './event-name.js';
 import type { WebhookPayload } from './payload.js';
-
-// mitt's types are read as CommonJS under NodeNext while Node loads its ESM build.
-const mitt = mittImport as unknown as typeof mittImport.default;
 
 /** What an `on(...)` listener receives. */
 export interface WebhookDelivery {
@@ -16,54 +12,49 @@ export interface WebhookDelivery {
 export type WebhookEvents = Record<WebhookEventName, WebhookDelivery>;
 export type WebhookListener = (delivery: WebhookDelivery) => unknown;
 export type WebhookWildcardListener = (name: WebhookEventName, delivery: WebhookDelivery) => unknown;
-type AnyListener = WebhookListener | WebhookWildcardListener;
 
 /**
- * Typed delivery events over mitt. Listeners are notifications: one that
- * throws or rejects is logged and never changes the delivery's response, nor
- * keeps the other listeners from running.
+ * Typed delivery events: a map of listeners per event name, and the `*` ones that hear every event
+ * (as octokit/webhooks.js keeps its own). Listeners are notifications: one that throws or rejects is
+ * logged and never changes the delivery's response, nor keeps the other listeners from running.
  */
 export class DeliveryEvents {
-  readonly #emitter: Emitter<WebhookEvents> = mitt<WebhookEvents>();
-  // Per event name, each listener and the guarded function mitt actually holds, so `off` can find it.
-  readonly #wrapped = new Map<string, Map<AnyListener, Handler<WebhookDelivery> & WildcardHandler<WebhookEvents>>>();
+  readonly #named = new Map<WebhookEventName, Set<WebhookListener>>();
+  readonly #wildcard = new Set<WebhookWildcardListener>();
 
   get listenerCount(): number {
-    let count = 0;
-    for (const listeners of this.#wrapped.values()) count += listeners.size;
+    let count = this.#wildcard.size;
+    for (const listeners of this.#named.values()) count += listeners.size;
     return count;
   }
 
   on(name: '*', listener: WebhookWildcardListener): void;
   on(name: WebhookEventName, listener: WebhookListener): void;
-  on(name: WebhookEventName | '*', listener: AnyListener): void {
-    const listeners = this.#wrapped.get(name) ?? new Map();
-    if (listeners.has(listener)) return;
-    const wrapped = (first: unknown, second?: unknown): void => {
-      const delivery = (name === '*' ? second : first) as WebhookDelivery;
-      const log = delivery.context.log;
-      try {
-        const result = (listener as (...args: unknown[]) => unknown)(first, second);
-        if (result instanceof Promise) result.catch((error: unknown) => logFailure(log, error));
-      } catch (error) {
-        logFailure(log, error);
-      }
-    };
-    this.#wrapped.set(name, listeners.set(listener, wrapped));
-    if (name === '*') this.#emitter.on('*', wrapped);
-    else this.#emitter.on(name, wrapped);
+  on(name: WebhookEventName | '*', listener: WebhookListener | WebhookWildcardListener): void {
+    if (name === '*') this.#wildcard.add(listener as WebhookWildcardListener);
+    else this.#named.set(name, (this.#named.get(name) ?? new Set()).add(listener as WebhookListener));
   }
 
-  off(name: WebhookEventName | '*', listener: AnyListener): void {
-    const wrapped = this.#wrapped.get(name)?.get(listener);
-    if (wrapped === undefined) return;
-    this.#wrapped.get(name)?.delete(listener);
-    if (name === '*') this.#emitter.off('*', wrapped);
-    else this.#emitter.off(name, wrapped);
+  off(name: WebhookEventName | '*', listener: WebhookListener | WebhookWildcardListener): void {
+    if (name === '*') this.#wildcard.delete(listener as WebhookWildcardListener);
+    else if (this.#named.get(name)?.delete(listener as WebhookListener) && this.#named.get(name)?.size === 0) this.#named.delete(name);
   }
 
+  /** Calls the event's listeners, then the `*` ones, each as it was when the delivery came. */
   emit(delivery: WebhookDelivery): void {
-    if (this.#wrapped.size > 0) this.#emitter.emit(delivery.context.event, delivery);
+    const name = delivery.context.event;
+    const log = delivery.context.log;
+    for (const listener of [...(this.#named.get(name) ?? [])]) notify(log, () => listener(delivery));
+    for (const listener of [...this.#wildcard]) notify(log, () => listener(name, delivery));
+  }
+}
+
+function notify(log: Logger, call: () => unknown): void {
+  try {
+    const result = call();
+    if (result instanceof Promise) result.catch((error: unknown) => logFailure(log, error));
+  } catch (error) {
+    logFailure(log, error);
   }
 }
 

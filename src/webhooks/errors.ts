@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from '../errors/catalogue.js';
+import { type ErrorArgument, type ErrorCode, ERRORS, errorMessage } from '../errors/catalogue.js';
 
 /** The receiver's codes in the error table the two apps share. */
 export type WebhookErrorCode = Extract<ErrorCode, `WEBHOOK_${string}`>;
@@ -9,29 +9,44 @@ export type WebhookErrorCode = Extract<ErrorCode, `WEBHOOK_${string}`>;
  * (URL or job) fail alike.
  */
 export class WebhookDeliveryError extends Error {
+  override readonly name: string = 'WebhookDeliveryError';
   readonly statusCode: number;
 
   constructor(
     readonly code: WebhookErrorCode,
-    /** Replaces the table's message when the situation says more (the path, the field that is wrong). */
-    message?: string,
+    /** Fill the `%s` marks of the table's message (the path, the field that is wrong). */
+    ...args: readonly ErrorArgument[]
   ) {
-    super(message ?? ERRORS[code].message);
-    this.name = new.target.name;
+    super(errorMessage(code, args));
     this.statusCode = ERRORS[code].statusCode;
   }
 }
 
 /** The body is not JSON (400) or not a Hub payload (422). */
-export class WebhookPayloadError extends WebhookDeliveryError {}
+export class WebhookPayloadError extends WebhookDeliveryError {
+  override readonly name: string = 'WebhookPayloadError';
+}
 
 /** The shared secret is missing (401) or wrong (403). */
-export class WebhookSecretError extends WebhookDeliveryError {}
+export class WebhookSecretError extends WebhookDeliveryError {
+  override readonly name: string = 'WebhookSecretError';
+}
 
 /** A handler cannot be registered: no usable name, or the name is taken. */
 export class WebhookRegistrationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebhookRegistrationError';
+  override readonly name = 'WebhookRegistrationError';
+}
+
+/**
+ * The public URL asked for (`share`, `tunnel`) did not open; the local server serves on at `localUrl`.
+ * `launch()` rejects with it, and `server.close()` stops the local server.
+ */
+export class WebhookTunnelError extends Error {
+  constructor(
+    readonly localUrl: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'WebhookTunnelError';
   }
 }

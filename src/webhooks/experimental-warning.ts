@@ -1,3 +1,5 @@
+import { isTrue } from '../hub/env-flag.js';
+
 let warned = false;
 
 /** huggingface_hub's wording, so the same variable silences both. */
@@ -5,14 +7,9 @@ export const EXPERIMENTAL_MESSAGE =
   "'WebhooksServer' is experimental and might be subject to breaking changes in the future without prior notice. " +
   'You can disable this warning by setting `HF_HUB_DISABLE_EXPERIMENTAL_WARNING=1` as environment variable.';
 
-/** The Hub's tools read these spellings as true. */
-export function isTruthy(value: string | undefined): boolean {
-  return ['1', 'on', 'yes', 'true'].includes(value?.trim().toLowerCase() ?? '');
-}
-
 /** Emits the experimental-feature warning once per process, unless the environment silences it. */
 export function warnExperimental(env: NodeJS.ProcessEnv = process.env): void {
-  if (warned || isTruthy(env.HF_HUB_DISABLE_EXPERIMENTAL_WARNING)) return;
+  if (warned || isTrue(env.HF_HUB_DISABLE_EXPERIMENTAL_WARNING)) return;
   warned = true;
   process.emitWarning(EXPERIMENTAL_MESSAGE, 'ExperimentalWarning');
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ERRORS } from '../errors/catalogue.js';
+import { type ErrorArgument, ERRORS, errorMessage } from '../errors/catalogue.js';
 import { WebhookDeliveryError, type WebhookErrorCode } from './errors.js';
 
 /** A refused request: its status and the `error` string of its JSON body. */
@@ -23,19 +23,19 @@ export function toRefusal(error: FastifyError | Error, bodyLimit: number): HttpR
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return refusal('WEBHOOK_MALFORMED_BODY');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return refusal('WEBHOOK_BODY_TOO_LARGE', `The request body is larger than the limit of ${bodyLimit} bytes.`);
+      return refusal('WEBHOOK_BODY_TOO_LARGE', bodyLimit);
   }
   const statusCode = (error as FastifyError).statusCode;
   if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return { statusCode, error: error.message };
   return refusal('WEBHOOK_INTERNAL');
 }
 
-function refusal(code: WebhookErrorCode, message: string = ERRORS[code].message): HttpRefusal {
-  return { statusCode: ERRORS[code].statusCode, error: message };
+function refusal(code: WebhookErrorCode, ...args: readonly ErrorArgument[]): HttpRefusal {
+  return { statusCode: ERRORS[code].statusCode, error: errorMessage(code, args) };
 }
 
 export function notFound(request: FastifyRequest): HttpRefusal {
-  return refusal('WEBHOOK_NOT_FOUND', `Not found: ${request.method} ${pathOf(request)}.`);
+  return refusal('WEBHOOK_NOT_FOUND', request.method, pathOf(request));
 }
 
 /** The path without its query string, which may hold a secret (the Hub allows `?secret=`). */

@@ -33,16 +33,13 @@ export function readJobWebhook(options: ReadJobWebhookOptions = {}): JobWebhook 
   const env = options.env ?? process.env;
   const text = env.WEBHOOK_PAYLOAD;
   if (text === undefined || text.trim() === '') {
-    throw new WebhookPayloadError('WEBHOOK_PAYLOAD_UNREADABLE', 'WEBHOOK_PAYLOAD is not set: this job was not started by a webhook.');
+    throw new WebhookPayloadError('WEBHOOK_PAYLOAD_MISSING');
   }
   if (options.webhookSecret !== undefined) verifyWebhookSecret(env.WEBHOOK_SECRET || undefined, options.webhookSecret);
   const payload = parseWebhookPayload(text);
   const repoType = env.WEBHOOK_REPO_TYPE || payload.repo.type;
   if (!REPO_TYPES.includes(repoType)) {
-    throw new WebhookPayloadError(
-      'WEBHOOK_INVALID_PAYLOAD',
-      `WEBHOOK_REPO_TYPE must be one of ${REPO_TYPES.join(', ')}, got ${JSON.stringify(repoType)}.`,
-    );
+    throw new WebhookPayloadError('WEBHOOK_REPO_TYPE_INVALID', REPO_TYPES.join(', '), JSON.stringify(repoType));
   }
   return {
     payload,

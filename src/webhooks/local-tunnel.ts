@@ -1,5 +1,6 @@
 import type { Clock } from '../runtime/clock.js';
 import type { Tunnel, TunnelProvider } from './tunnel.js';
+import { loadLocaltunnel } from './tunnel-client.js';
 
 /** huggingface_hub's (Gradio's) share links last 72 hours; so does this one. */
 export const TUNNEL_LIFETIME_MS = 72 * 60 * 60 * 1000;
@@ -78,7 +79,7 @@ async function openClient(
   timeoutMs: number,
 ): Promise<InstanceType<typeof import('localtunnel/lib/Tunnel.js')>> {
   // Loaded only when a tunnel is asked for.
-  const { default: Tunnel } = await import('localtunnel/lib/Tunnel.js');
+  const Tunnel = await loadLocaltunnel();
   class OneAttemptTunnel extends Tunnel {
     override _init(callback: (error: Error | null, info?: Record<string, unknown>) => void): void {
       fetch(`${host}/?new`, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } })

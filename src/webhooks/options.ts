@@ -2,6 +2,7 @@ import { isRedisUrl } from '../redis/redis-url.js';
 import type { Clock } from '../runtime/clock.js';
 import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';
+import type { DeliveryJournal } from './journal/entry.js';
 import type { LandingPageInfo } from './landing-page.js';
 import type { LocalTunnelOptions } from './local-tunnel.js';
 import type { TunnelProvider } from './tunnel.js';
@@ -9,6 +10,8 @@ import type { TunnelProvider } from './tunnel.js';
 export const DEFAULT_PORT = 7860;
 /** Hub payloads weigh a few KiB; 1 MiB leaves room for long `updatedRefs` lists. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** A Hub delivery arrives in milliseconds; a sender slower than this only holds a connection open. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** Replaces the landing page: an HTML string, or a function of the server's state returning one. */
 export type WebhooksUi = string | ((info: LandingPageInfo) => string | Promise<string>);
@@ -24,6 +27,13 @@ export interface WebhooksServerOptions {
   readonly host?: string;
   /** Largest accepted body in bytes (413 beyond it); defaults to 1 MiB. */
   readonly bodyLimit?: number;
+  /**
+   * Milliseconds a request has to arrive whole, body included, counted from its first byte (a body that
+   * trickles in is cut with a 408 and its connection closed); defaults to 10 s.
+   */
+  readonly requestTimeout?: number;
+  /** Milliseconds the request line and headers have to arrive in; defaults to `requestTimeout`, and never exceeds it. */
+  readonly headersTimeout?: number;
   /**
    * Opens a public URL at launch with the built-in tunnel (a localtunnel.me URL that closes itself
    * after 72 hours), as huggingface_hub does locally; an object sets the built-in tunnel's options
@@ -45,6 +55,12 @@ export interface WebhooksServerOptions {
    * whose `Webhook-Id` one of them handled is answered 200 and not handled again, for 24 hours.
    */
   readonly redisUrl?: string;
+  /**
+   * Appends one JSON line per delivery that carried the secret (its `Webhook-Id`, route, time, headers
+   * without the secret, body, the answer's status and milliseconds) to this file; a `redis://` URL keeps
+   * them in a capped stream on that Redis instead. `hub webhooks deliveries` and `redeliver` read it.
+   */
+  readonly journal?: string | DeliveryJournal;
   /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -54,6 +70,8 @@ export interface ResolvedOptions {
   readonly port: number;
   readonly host: string;
   readonly bodyLimit: number;
+  readonly requestTimeout: number;
+  readonly headersTimeout: number;
   /** Set on a Hugging Face Space, whose public URL is `https://<SPACE_HOST>`. */
   readonly spaceHost: string | undefined;
   readonly redisUrl: string | undefined;
@@ -65,10 +83,12 @@ export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions 
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new RangeError(`Invalid port ${JSON.stringify(options.port ?? env.PORT)}: use an integer from 0 to 65535 (0 picks a free port).`);
   }
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  if (!Number.isInteger(bodyLimit) || bodyLimit <= 0) {
-    throw new RangeError(`Invalid bodyLimit ${JSON.stringify(bodyLimit)}: use a positive number of bytes.`);
-  }
+  const bodyLimit = positiveInteger('bodyLimit', options.bodyLimit ?? DEFAULT_BODY_LIMIT, 'bytes');
+  const requestTimeout = positiveInteger('requestTimeout', options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS, 'milliseconds');
+  const headersTimeout = Math.min(
+    positiveInteger('headersTimeout', options.headersTimeout ?? requestTimeout, 'milliseconds'),
+    requestTimeout,
+  );
   const redisUrl = options.redisUrl ?? (env.WEBHOOK_REDIS_URL?.trim() || undefined);
   if (redisUrl !== undefined && !isRedisUrl(redisUrl)) {
     throw new RangeError('Invalid redisUrl (or WEBHOOK_REDIS_URL): use redis://host:port/db or rediss://… for TLS.');
@@ -78,7 +98,15 @@ export function resolveOptions(options: WebhooksServerOptions): ResolvedOptions 
     port,
     host: options.host ?? listenHost(env),
     bodyLimit,
+    requestTimeout,
+    headersTimeout,
     spaceHost: env.SPACE_HOST?.trim() || undefined,
     redisUrl,
   };
+}
+
+function positiveInteger(name: string, value: number, unit: string): number {
+  if (!Number.isInteger(value) || value <= 0)
+    throw new RangeError(`Invalid ${name} ${JSON.stringify(value)}: use a positive number of ${unit}.`);
+  return value;
 }

@@ -36,16 +36,29 @@ export async function sendTestDelivery(
     ...(options.secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: options.secret }),
     ...options.headers,
   };
+  return postDelivery(url, JSON.stringify(payload), headers, options);
+}
+
+/**
+ * POSTs a delivery's body as it is with the given headers (`hub webhooks redeliver` sends a journaled
+ * delivery again this way) and reads the answer back.
+ */
+export async function postDelivery(
+  url: string | URL,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  options: Pick<TestDeliveryOptions, 'fetch' | 'signal'> = {},
+): Promise<TestDeliveryResponse> {
   const doFetch = options.fetch ?? fetch;
-  const response = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(payload), signal: options.signal });
+  const response = await doFetch(url, { method: 'POST', headers, body, signal: options.signal });
   const text = await response.text();
-  let body: unknown = text;
+  let parsed: unknown = text;
   if (response.headers.get('content-type')?.includes('json')) {
     try {
-      body = JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       // Kept as text: the caller sees what the server actually sent.
     }
   }
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body: parsed };
 }

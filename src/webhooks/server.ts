@@ -4,6 +4,7 @@ import { systemClock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { scheduleAutoStart } from './auto-start.js';
 import type { DeliveryDedup } from './delivery-dedup.js';
+import type { DeliveryJournal } from './journal/entry.js';
 import { DeliveryEvents, type WebhookListener, type WebhookWildcardListener } from './delivery-events.js';
 import type { WebhookEventName } from './event-name.js';
 import { warnExperimental } from './experimental-warning.js';
@@ -14,6 +15,7 @@ import { WebhookRegistry } from './registry.js';
 import { routePath, WEBHOOKS_PREFIX } from './route-name.js';
 import { readyMessages, secretMessages } from './startup-messages.js';
 import { localTunnel } from './local-tunnel.js';
+import { WebhookTunnelError } from './errors.js';
 import type { Tunnel, TunnelProvider } from './tunnel.js';
 
 /** What `addWebhook` and `webhookEndpoint` registered. */
@@ -37,7 +39,10 @@ export interface LaunchedWebhooksServer {
 interface Running {
   readonly app: FastifyInstance;
   readonly dedup: DeliveryDedup | undefined;
+  readonly journal: DeliveryJournal | undefined;
   readonly tunnel: Tunnel | undefined;
+  /** Why the tunnel asked for did not open: `launch()` reports it, and the local server serves on. */
+  readonly tunnelError: WebhookTunnelError | undefined;
   readonly localUrl: string;
   readonly url: string;
 }
@@ -121,6 +126,7 @@ export class WebhooksServer {
       throw error;
     });
     const running = await this.#launching;
+    if (running.tunnelError) throw running.tunnelError;
     return {
       url: running.url,
       localUrl: running.localUrl,
@@ -142,6 +148,7 @@ export class WebhooksServer {
     await running.tunnel?.close?.();
     await running.app.close();
     await running.dedup?.close();
+    await running.journal?.close();
   }
 
   #armAutoStart(): void {
@@ -149,6 +156,8 @@ export class WebhooksServer {
     this.#cancelAutoStart = scheduleAutoStart(() => {
       this.#cancelAutoStart = undefined;
       this.launch().catch((error: unknown) => {
+        // The local server serves on without its tunnel; the failure is printed and logged already.
+        if (error instanceof WebhookTunnelError) return;
         console.error(`The webhooks server could not start: ${(error as Error).message}`);
         process.exitCode = 1;
       });
@@ -156,14 +165,18 @@ export class WebhooksServer {
   }
 
   async #start(): Promise<Running> {
-    const { host, port, bodyLimit, secret, spaceHost } = this.#config;
+    const { host, port, bodyLimit, requestTimeout, headersTimeout, secret, spaceHost } = this.#config;
     // Fastify and pino load here, at launch: importing the library (to type a handler, to verify a
     // secret, to validate a payload) stays cheap.
     const [{ buildWebhooksApp }, logger] = await Promise.all([import('./app.js'), this.#logger()]);
     const dedup = await this.#connectDedup(logger);
+    const journal = await this.#openJournal(logger);
     const app = buildWebhooksApp({
+      journal,
       secret,
       bodyLimit,
+      requestTimeout,
+      headersTimeout,
       dedup,
       logger,
       clock: this.#options.clock ?? systemClock,
@@ -175,23 +188,26 @@ export class WebhooksServer {
       await app.listen({ host, port });
     } catch (error) {
       await dedup?.close();
+      await journal?.close();
       throw error;
     }
     const boundPort = (app.server.address() as AddressInfo).port;
     const localUrl = `http://${formatHost(host)}:${boundPort}`;
     let tunnel: Tunnel | undefined;
+    let tunnelError: WebhookTunnelError | undefined;
     try {
       tunnel = await this.#tunnelProvider()?.open({ url: localUrl, host, port: boundPort });
     } catch (error) {
-      await app.close();
-      await dedup?.close();
-      throw error;
+      // A public URL is a convenience on top of a server that works: it keeps serving locally.
+      tunnelError = new WebhookTunnelError(localUrl, error);
+      logger.error({ err: error, localUrl }, 'the public URL could not open; the local server keeps serving');
     }
     const publicUrl = tunnel?.url.replace(/\/+$/, '') ?? (spaceHost === undefined ? undefined : `https://${spaceHost}`);
-    const running: Running = { app, dedup, tunnel, localUrl, url: publicUrl ?? localUrl };
+    const running: Running = { app, dedup, journal, tunnel, tunnelError, localUrl, url: publicUrl ?? localUrl };
     this.#running = running;
     const lines = [
       ...secretMessages(secret !== undefined),
+      ...(tunnelError ? [`The public URL could not open: ${tunnelError.message} The local URL still works.`] : []),
       ...readyMessages(localUrl, publicUrl, this.#routeUrls(running.url), tunnel?.expiresAt),
     ];
     for (const line of lines) {
@@ -206,6 +222,13 @@ export class WebhooksServer {
     if (url === undefined) return undefined;
     const { RedisDeliveryDedup } = await import('../redis/redis-delivery-dedup.js');
     return RedisDeliveryDedup.connect(url, logger);
+  }
+
+  async #openJournal(logger: Logger): Promise<DeliveryJournal | undefined> {
+    const { journal } = this.#options;
+    if (journal === undefined || typeof journal === 'object') return journal;
+    const { openJournal } = await import('./journal/open-journal.js');
+    return openJournal(journal, logger);
   }
 
   /** The given provider; else the built-in tunnel when `share` is on; else none. */

@@ -26,11 +26,11 @@ function payloadValidator(): ValidateFunction<WebhookPayload> {
 /** Returns `value` typed as a Hub payload, or throws a 422 {@link WebhookPayloadError} naming what is wrong. */
 export function validateWebhookPayload(value: unknown): WebhookPayload {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', 'The webhook payload must be a JSON object.');
+    throw new WebhookPayloadError('WEBHOOK_PAYLOAD_NOT_OBJECT');
   }
   const validate = payloadValidator();
   if (!validate(value)) {
-    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', `Invalid webhook payload: ${describeSchemaErrors(validate.errors ?? [])}.`);
+    throw new WebhookPayloadError('WEBHOOK_INVALID_PAYLOAD', describeSchemaErrors(validate.errors ?? []));
   }
   return value;
 }
@@ -41,7 +41,7 @@ export function parseWebhookPayload(text: string): WebhookPayload {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new WebhookPayloadError('WEBHOOK_PAYLOAD_UNREADABLE', `The webhook payload is not valid JSON: ${(error as Error).message}`);
+    throw new WebhookPayloadError('WEBHOOK_PAYLOAD_UNREADABLE', (error as Error).message);
   }
   return validateWebhookPayload(value);
 }

@@ -4,7 +4,7 @@ import { inspectionFromEnv } from '../../src/actors/inspect.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { ROOT, ensureBuilt } from '../support/built-cli.js';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 
 const run = promisify(execFile);
 
@@ -46,7 +46,7 @@ t.test('anything else is refused with a warning', (t) => {
 });
 
 t.test('without a ws:// XSTATE_INSPECT, neither @statelyai/inspect nor ws is loaded', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   // A fresh process: the package entry, then inspection set to `log`; CommonJS modules they load land in require.cache.
   const script = `
     import { createRequire } from 'node:module';

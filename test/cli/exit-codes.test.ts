@@ -1,6 +1,6 @@
 import { Errors } from '@oclif/core';
 import t from 'tap';
-import { CliFailure, describeFailure, ExitCode } from '../../src/cli/exit-codes.js';
+import { CliError, describeFailure, ExitCode } from '../../src/cli/exit-codes.js';
 import { HubApiError, HubConfigError, HubConnectionError, WebhookInputError } from '../../src/hub/errors.js';
 
 t.test('each kind of failure has its own status', (t) => {
@@ -19,7 +19,7 @@ t.test('each kind of failure has its own status', (t) => {
   t.equal(describeFailure(new WebhookInputError('bad')).exitCode, ExitCode.usage);
   t.equal(describeFailure(new HubConfigError('no token')).exitCode, ExitCode.config);
   t.equal(describeFailure(new HubConnectionError('refused')).exitCode, ExitCode.unreachable);
-  t.equal(describeFailure(new CliFailure('declined', ExitCode.aborted)).exitCode, 1);
+  t.equal(describeFailure(new CliError('declined', ExitCode.aborted)).exitCode, 1);
   t.equal(describeFailure(new Errors.CLIError('Missing 1 required arg')).exitCode, 2, "oclif's usage errors keep their status");
   t.equal(describeFailure(new Error('bug')).exitCode, 1);
   t.same(describeFailure('thrown string'), { exitCode: 1, message: 'thrown string', json: { message: 'thrown string', exitCode: 1 } });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CliFailure } from '../../src/cli/exit-codes.js';
+import { CliError } from '../../src/cli/exit-codes.js';
 import { parseWatch, targetOf } from '../../src/cli/webhook-flags.js';
 
 t.test('type:name splits on the first colon', (t) => {
@@ -9,7 +9,7 @@ t.test('type:name splits on the first colon', (t) => {
     { type: 'user', name: 'a:b' },
   ]);
   for (const bad of ['gpt2', ':gpt2', 'model:', 'model: ', 'Model:gpt2']) {
-    t.throws(() => parseWatch([bad]), { name: 'CliFailure', exitCode: 2, message: /Valid types: dataset, model, org, space, user\./ }, bad);
+    t.throws(() => parseWatch([bad]), { name: 'CliError', exitCode: 2, message: /Valid types: dataset, model, org, space, user\./ }, bad);
   }
   t.end();
 });
@@ -17,6 +17,6 @@ t.test('type:name splits on the first colon', (t) => {
 t.test('exactly one of --url and --job-id', (t) => {
   t.same(targetOf({ url: 'https://e.x' }), { url: 'https://e.x' });
   t.same(targetOf({ 'job-id': 'j' }), { jobId: 'j' });
-  t.throws(() => targetOf({}), CliFailure);
+  t.throws(() => targetOf({}), CliError);
   t.end();
 });

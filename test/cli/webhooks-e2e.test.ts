@@ -1,10 +1,10 @@
 // The built CLI, run as a user would, against the in-memory hub stand-in.
 import t from 'tap';
-import { ensureBuilt, runBuiltCli } from '../support/built-cli.js';
+import { requireBuilt, runBuiltCli } from '../support/built-cli.js';
 import { startFakeHub } from '../support/fake-hub.js';
 
 t.test('create → ls → info → update → disable → enable → delete --yes', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   const hub = await startFakeHub({ token: 'hf_e2e_token' });
   t.teardown(() => hub.close());
   const dir = t.testdir({});
@@ -88,7 +88,7 @@ t.test('create → ls → info → update → disable → enable → delete --ye
 });
 
 t.test('help has examples; usage errors exit 2 before any request', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   const hub = await startFakeHub();
   t.teardown(() => hub.close());
   const env = { HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_fake_token', HOME: t.testdir({}) };

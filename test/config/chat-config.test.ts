@@ -61,6 +61,9 @@ t.test('visitors: MAX_SESSIONS, SESSION_IDLE_MS, ON_MODEL_FAILURE and TRUST_PROX
   t.throws(() => loadChatConfig({ ON_MODEL_FAILURE: 'retry' }), new ConfigError('ON_MODEL_FAILURE must be one of exit, stay, got "retry"'));
   t.throws(() => loadChatConfig({ MAX_SESSIONS: '0' }), /MAX_SESSIONS must be a whole number from 1/);
   t.throws(() => loadChatConfig({ SESSION_IDLE_MS: 'soon' }), /SESSION_IDLE_MS/);
+  t.equal(loadChatConfig({}).maxSessionBytes, 64 * 2 ** 20, 'MAX_SESSION_BYTES: 64 MiB by default');
+  t.equal(loadChatConfig({ MAX_SESSION_BYTES: '1048576' }).maxSessionBytes, 1_048_576);
+  t.throws(() => loadChatConfig({ MAX_SESSION_BYTES: '100' }), /MAX_SESSION_BYTES must be a whole number from 1024/);
   t.end();
 });
 
@@ -101,5 +104,49 @@ t.test('on a Hugging Face Space hub serve listens on 0.0.0.0 unless HOST is give
   t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).host, '0.0.0.0');
   t.equal(loadChatConfig({ SPACE_HOST: 'julien-c-emotion-hub.hf.space' }).host, '0.0.0.0');
   t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub', HOST: '127.0.0.1' }).host, '127.0.0.1');
+  t.end();
+});
+
+t.test('a URL whose credentials hold an unencoded #, /, ? or @ is refused without being shown', (t) => {
+  const cases = [
+    ['REDIS_URL', 'redis://:zqa#1@127.0.0.1:6379/0', 'zqa'],
+    ['REDIS_URL', 'redis://zqu/ser:zqb?2@127.0.0.1:6379', 'zqb'],
+    ['LLM_BASE_URL', 'http://user:zqc#3@127.0.0.1:1/v1', 'zqc'],
+    ['LLM_BASE_URL', 'http://zqu/ser:zqd?4@127.0.0.1:1/v1', 'zqd'],
+    ['CHAT_BASE_URL', 'https://u:zqe/b@c-5@host/v1', 'zqe'],
+  ] as const;
+  for (const [name, value, secret] of cases) {
+    const error = t.throws(() => loadChatConfig({ [name]: value }), ConfigError, value) as Error;
+    t.match(error.message, name);
+    t.notMatch(error.message, secret, `${name}: no part of the credentials is printed`);
+    t.notMatch(error.message, 'zqu');
+  }
+  t.equal(
+    loadChatConfig({ REDIS_URL: 'redis://:p@ss@127.0.0.1:6379/0' }).redis?.url,
+    'redis://:p@ss@127.0.0.1:6379/0',
+    'an @ that parses is kept',
+  );
+  t.end();
+});
+
+t.test('FRAME_ANCESTORS: space-separated origins; a Space adds https://huggingface.co; none by default', (t) => {
+  t.same(loadChatConfig({}).frameAncestors, []);
+  t.equal(loadChatConfig({}).onSpace, false);
+  t.same(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).frameAncestors, ['https://huggingface.co']);
+  t.equal(loadChatConfig({ SPACE_ID: 'julien-c/emotion-hub' }).onSpace, true);
+  t.same(loadChatConfig({ FRAME_ANCESTORS: ' https://example.com  http://127.0.0.2:8080/ ' }).frameAncestors, [
+    'https://example.com',
+    'http://127.0.0.2:8080',
+  ]);
+  t.same(loadChatConfig({ SPACE_ID: 'a/b', FRAME_ANCESTORS: 'https://huggingface.co https://hf.co' }).frameAncestors, [
+    'https://huggingface.co',
+    'https://hf.co',
+  ]);
+  for (const bad of ['example.com', 'ftp://example.com', 'https://example.com/page', "'self'", 'https://a.com;script-src']) {
+    t.throws(
+      () => loadChatConfig({ FRAME_ANCESTORS: bad }),
+      new ConfigError(`FRAME_ANCESTORS must be space-separated origins such as https://example.com, got "${bad}"`),
+    );
+  }
   t.end();
 });

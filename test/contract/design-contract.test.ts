@@ -1,9 +1,9 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, ensureBuilt, runBuiltCli } from '../support/built-cli.js';
+import { ROOT, requireBuilt, runBuiltCli } from '../support/built-cli.js';
 
-// DESIGN.md "Contract": the names other tools and tests rely on, read from the shipped files.
+// docs/specification.md#contract: the names other tools and tests rely on, read from the shipped files.
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 t.test('package: name emotion-hub, ESM, the Node range, bin hub', (t) => {
@@ -24,12 +24,12 @@ t.test('npm start builds if needed and is `hub serve`; npm test builds and runs 
   t.end();
 });
 
-const SEED_COMMANDS: Record<string, { args: string[]; flags: string[]; optionalArgs?: true }> = {
+const SPEC_COMMANDS: Record<string, { args: string[]; flags: string[]; optionalArgs?: true }> = {
   serve: { args: [], flags: [] },
   // `hub replay FILE` or `hub replay --redis URL`: one of the two.
   replay: { args: ['file'], flags: ['redis'], optionalArgs: true },
   machine: { args: [], flags: [] },
-  // Seed 001's table: each command's argument and flags.
+  // docs/specification.md#the-hub-webhooks-commands: each command's argument and flags.
   'webhooks:ls': { args: [], flags: [] },
   'webhooks:info': { args: ['webhookId'], flags: [] },
   'webhooks:create': { args: [], flags: ['url', 'job-id', 'watch', 'domain'] },
@@ -37,16 +37,16 @@ const SEED_COMMANDS: Record<string, { args: string[]; flags: string[]; optionalA
   'webhooks:enable': { args: ['webhookId'], flags: [] },
   'webhooks:disable': { args: ['webhookId'], flags: [] },
   'webhooks:delete': { args: ['webhookId'], flags: [] },
-  // DESIGN.md: `hub webhooks send URL [--payload FILE] [--event SCOPE] [--secret SECRET]`.
+  // docs/specification.md#contract: `hub webhooks send URL [--payload FILE] [--event SCOPE] [--secret SECRET]`.
   'webhooks:send': { args: ['url'], flags: ['payload', 'event', 'secret'] },
 };
 
-t.test('the manifest holds every contract command with the seed arguments and flags', (t) => {
-  ensureBuilt();
+t.test('the manifest holds every contract command with the specified arguments and flags', (t) => {
+  requireBuilt();
   const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
     commands: Record<string, { args: Record<string, { required?: boolean }>; flags: Record<string, { multiple?: boolean }> }>;
   };
-  for (const [id, expected] of Object.entries(SEED_COMMANDS)) {
+  for (const [id, expected] of Object.entries(SPEC_COMMANDS)) {
     const command = manifest.commands[id];
     if (!command) {
       t.fail(`${id} is missing`);
@@ -61,10 +61,10 @@ t.test('the manifest holds every contract command with the seed arguments and fl
 });
 
 t.test('each command has a --help option, and takes -h for it', async (t) => {
-  ensureBuilt();
+  requireBuilt();
   const help = (id: string, flag: string) => runBuiltCli([...id.split(':'), flag], {});
   const runs = await Promise.all(
-    Object.keys(SEED_COMMANDS).map(async (id) => ({ id, long: await help(id, '--help'), short: await help(id, '-h') })),
+    Object.keys(SPEC_COMMANDS).map(async (id) => ({ id, long: await help(id, '--help'), short: await help(id, '-h') })),
   );
   for (const { id, long, short } of runs) {
     t.equal(long.code, 0, id);

@@ -1,13 +1,14 @@
 import t, { type Test } from 'tap';
 import { completion, harness as chatSystemHarness, modelList, readyApp } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
+import { eventually } from '../support/eventually.js';
 import { harness } from '../support/http-harness.js';
 
-// Seed 000, read line by line against the real app over the real actor system.
+// docs/specification.md#chat, read line by line against the real app over the real actor system.
 const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
 const SHAPES = ['Circle', 'Triangle', 'Square'];
 
-/** The seed's emotions object: all five numbers, within 0..1, rounded to 2 decimal places. */
+/** The specification's emotions object: all five numbers, within 0..1, rounded to 2 decimal places. */
 function assertEmotions(t: Test, emotions: unknown, where: string): void {
   t.type(emotions, 'object', `${where}: emotions object`);
   for (const name of EMOTION_NAMES) {
@@ -24,7 +25,7 @@ function assertIso(t: Test, value: unknown, where: string): void {
   t.equal(new Date(value as string).toISOString(), value, `${where} is ISO 8601`);
 }
 
-t.test('every JSON endpoint of a ready service: Content-Type JSON and the seed fields with their types', async (t) => {
+t.test('every JSON endpoint of a ready service: Content-Type JSON and the specified fields with their types', async (t) => {
   const { app } = await readyApp(t);
   const json = async (method: 'GET' | 'POST', url: string, payload?: object) => {
     const response = await app.inject({ method, url, ...(payload ? { payload } : {}) });
@@ -36,7 +37,7 @@ t.test('every JSON endpoint of a ready service: Content-Type JSON and the seed f
   t.equal(chat.status, 200);
   t.type(chat.body.response, 'string');
   t.equal(chat.body.response, 'I hear you.');
-  t.ok(SHAPES.includes(chat.body.avatar_shape), 'avatar_shape is a seed shape');
+  t.ok(SHAPES.includes(chat.body.avatar_shape), 'avatar_shape is a specified shape');
   assertEmotions(t, chat.body.emotions, 'chat');
   t.equal(chat.body.is_initialized, true);
 
@@ -71,6 +72,18 @@ t.test('every JSON endpoint of a ready service: Content-Type JSON and the seed f
   const empty = await json('POST', '/api/chat', {});
   t.equal(empty.status, 400);
   t.same(empty.body, { error: 'No message provided' });
+});
+
+t.test("the seed's numbers, wired: a message decays every emotion by 0.97, and responses round to two decimals", async (t) => {
+  // Literals, not the model's own functions: a changed decay factor or rounding must fail here.
+  // From the default state (0.5, 0.2, 0.1, 0.1, 0.5) a neutral message leaves 0.97 of each emotion,
+  // and sparks curiosity by 0.2 of the way to 1: 0.485, 0.194, 0.097, 0.097, 0.588.
+  const { app } = await readyApp(t);
+  const chat = await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'the table is brown' } });
+  t.equal(chat.statusCode, 200);
+  const rounded = { joy: 0.49, sadness: 0.19, anger: 0.1, fear: 0.1, curiosity: 0.59 };
+  t.same(chat.json().emotions, rounded, 'rounded half up to two decimals (0.485 shows as 0.49)');
+  t.same((await app.inject('/api/avatar')).json().emotions, rounded, 'the avatar shows the same');
 });
 
 t.test('/ and /error are HTML pages with 200', async (t) => {
@@ -126,6 +139,36 @@ t.test('startup order: the four critical components in parallel, then the rest, 
   // Stage 2 runs only now: the drift ticks after ready, every 10 s by default.
   advance(10_000);
   t.equal(events.filter((event) => event.type === 'mood.changed').length, 1, 'one drift tick at 10 s');
+});
+
+t.test('the page polls /api/avatar once a second, measured in real time in Chromium', async (t) => {
+  // The interval the page really keeps, read from the page's own resource timings (its clock, not
+  // this process's, which a busy machine delays). The median of several intervals, with room either
+  // way for a loaded machine: a 2 s poll (or a 0.5 s one) falls outside.
+  const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
+  const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
+  const context = await launchChromium(t);
+  const page = await context.newPage();
+  await page.goto(`${address}/`);
+  const starts = await eventually(
+    'seven polls of /api/avatar',
+    async () => {
+      const times = await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname === '/api/avatar')
+          .map((entry) => entry.startTime),
+      );
+      return times.length >= 7 ? times : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  const intervals = starts.slice(1).map((start, i) => start - starts[i]!);
+  const median = [...intervals].sort((a, b) => a - b)[Math.floor(intervals.length / 2)]!;
+  t.ok(
+    median >= 800 && median <= 1500,
+    `the median interval is about 1 s (${Math.round(median)} ms of ${intervals.map(Math.round).join(', ')})`,
+  );
 });
 
 t.test('the page polls /api/avatar every 1 second by default, and redraws the bars from each reply', async (t) => {

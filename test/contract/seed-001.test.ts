@@ -12,18 +12,23 @@ import {
   WebhooksServer,
   webhookEndpoint,
 } from '../../src/index.js';
+import { samplePayloadText } from '../../src/webhooks/sample-payloads.js';
+import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
 import { startFakeHub } from '../support/fake-hub.js';
 import { TOKEN } from '../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../support/run-webhooks-command.js';
 
-// Seed 001, read line by line: the library operations and their state table, and `--watch type:name`.
+/** The experimental-feature warning is not what these tests read. */
+const QUIET = { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' };
+
+// docs/specification.md#webhooks, read line by line: the library operations and their state table, and `--watch type:name`.
 async function fakeHub(t: Test) {
   const hub = await startFakeHub({ token: TOKEN });
   t.teardown(() => hub.close());
   return { hub, options: { token: TOKEN, endpoint: hub.url, env: {} } };
 }
 
-t.test('the package entry holds every seed operation and the receiving server', (t) => {
+t.test('the package entry holds every specified operation and the receiving server', (t) => {
   for (const fn of [
     createWebhook,
     listWebhooks,
@@ -117,4 +122,38 @@ t.test('--watch type:name takes each of the five types, repeatable', async (t) =
     domains: ['repo'],
     url: 'https://example.com/hook',
   });
+});
+
+/** A refusal of the client's request (the seed shows no status; the Hub's server answers 401 or 403). */
+const refused = ({ status }: { status: number }) => status >= 400 && status < 500;
+
+t.test('a server secret (argument or WEBHOOK_SECRET): only requests carrying the correct secret are accepted', async (t) => {
+  const payload = JSON.parse(samplePayloadText('repo.config')) as object;
+  for (const [how, options] of [
+    ['the webhookSecret argument', { webhookSecret: 'seed-secret-1' }],
+    ['WEBHOOK_SECRET', { env: { ...QUIET, WEBHOOK_SECRET: 'seed-secret-1' } }],
+  ] as const) {
+    let handled = 0;
+    const server = new WebhooksServer({ port: 0, logger: false, env: QUIET, print: () => undefined, ...options });
+    server.addWebhook('/guarded', () => ++handled);
+    const { url, close } = await server.launch();
+    t.teardown(close);
+    const send = (secret?: string) => sendTestDelivery(`${url}/webhooks/guarded`, payload, secret === undefined ? {} : { secret });
+    t.ok(refused(await send()), `${how}: a request without the secret is refused`);
+    t.ok(refused(await send('seed-secret-2')), `${how}: a wrong secret is refused`);
+    t.ok(refused(await send('seed-secret-')), `${how}: a prefix of it is refused`);
+    t.equal(handled, 0, `${how}: no refused request reached the handler`);
+    t.equal((await send('seed-secret-1')).status, 200, `${how}: the correct secret is accepted`);
+    t.equal(handled, 1);
+  }
+});
+
+t.test('no secret set: the routes are open to everyone and a warning is logged at startup', async (t) => {
+  const printed: string[] = [];
+  const server = new WebhooksServer({ port: 0, logger: false, env: QUIET, print: (line) => printed.push(line) });
+  server.addWebhook('/open', () => 'open');
+  const { url, close } = await server.launch();
+  t.teardown(close);
+  t.match(printed.join('\n'), /not defined[^\n]*open to everyone/);
+  t.equal((await sendTestDelivery(`${url}/webhooks/open`, JSON.parse(samplePayloadText('repo.config')) as object)).status, 200);
 });

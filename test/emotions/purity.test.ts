@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ROOT } from '../support/built-cli.js';
 
-// The emotion model is pure: no bus, no actors, no ledger, no clock, randomness or I/O of its own.
-// Its files import one another (a mood change and its fold included), the schema builder and the lexicon.
+// The emotion model is pure (docs/architecture.md#the-emotion-model-srcemotions-pure): no bus, no actors, no ledger, no clock,
+// randomness or I/O of its own. Its files import one another (a mood change and its fold included), the schema builder and the lexicon.
 const FOLDER = join(ROOT, 'src', 'emotions');
 const ALLOWED = [/^\.\/[\w-]+\.js$/, /^typebox$/, /^sentiment$/];
 

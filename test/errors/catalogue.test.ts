@@ -50,7 +50,7 @@ t.test('the module that holds it imports nothing (the receiver is the light entr
   t.end();
 });
 
-t.test("seed 000's and the Hub's bodies, word for word where they are fixed", (t) => {
+t.test("docs/specification.md's and the Hub's bodies, word for word where they are fixed", (t) => {
   t.same(ERRORS.NOT_INITIALIZED.body, { is_initialized: false, status: 'initializing' });
   t.same(ERRORS.MISSING_LLM_KEY.body, { status: 'missing_llm_key', is_initialized: false });
   t.same(ERRORS.AVATAR_FAILED.body, { avatar_shape: 'Circle', status: 'error' });

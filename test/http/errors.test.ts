@@ -1,7 +1,7 @@
 import t from 'tap';
 import { HttpError, httpError } from '../../src/http/errors.js';
 
-t.test('the seed rows keep their exact bodies', (t) => {
+t.test('the rows of docs/specification.md#chat keep their exact bodies', (t) => {
   t.same(httpError('NO_MESSAGE').body, { error: 'No message provided' });
   t.same(httpError('AVATAR_FAILED').body, { error: 'Failed to get avatar information', avatar_shape: 'Circle', status: 'error' });
   t.match(httpError('NOT_INITIALIZED').body, { is_initialized: false, status: 'initializing' });
@@ -9,13 +9,15 @@ t.test('the seed rows keep their exact bodies', (t) => {
   t.end();
 });
 
-t.test('an error carries its code, status, an overriding message and its cause', (t) => {
+t.test('an error carries its code, status, its message filled in and its cause', (t) => {
   const cause = new Error('underneath');
-  const error = httpError('MESSAGE_TOO_LONG', 'at most 3', cause);
+  const error = httpError('MESSAGE_TOO_LONG', { args: [3], cause });
   t.type(error, HttpError);
-  t.match(error, { name: 'HttpError', code: 'MESSAGE_TOO_LONG', statusCode: 413, message: 'at most 3', cause });
-  t.same(error.body, { error: 'at most 3' });
+  const message = 'Message too long: at most 3 characters';
+  t.match(error, { name: 'HttpError', code: 'MESSAGE_TOO_LONG', statusCode: 413, message, cause });
+  t.same(error.body, { error: message });
   t.equal(httpError('INTERNAL').cause, undefined);
-  t.equal(new HttpError('BAD_REQUEST', 'too many slashes', { statusCode: 414 }).statusCode, 414);
+  const passed = httpError('BAD_REQUEST', { args: ['too many slashes'], statusCode: 414 });
+  t.match(passed, { statusCode: 414, message: 'too many slashes' }, "fastify's own 4xx keeps its status and words");
   t.end();
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { mkdirSync } from 'node:fs';
-import { launchChromium } from '../support/browser.js';
+import { holdChats, launchChromium } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 
 // A real headless Chromium against the real app on an ephemeral port, with the fake system behind the bus.
@@ -116,29 +116,31 @@ t.test('with the key missing the page goes to /error, which explains LLM_API_KEY
   await page.screenshot({ path: `${OUTPUT}/error-page-ready.png`, fullPage: true });
 });
 
-t.test('while a reply is pending the avatar is thinking and the message stays', async (t) => {
+t.test('while a reply is pending the avatar is thinking (aria-busy) and the message stays', async (t) => {
   const { address } = await served(t);
   const context = await launchChromium(t);
   const page = await context.newPage();
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/chat', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdChats(page);
   await page.goto(`${address}/`);
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  t.equal(await page.locator('#avatar-figure').getAttribute('aria-busy'), 'false');
   await page.getByLabel('Your message').fill('are you thinking?');
   await page.getByLabel('Your message').press('Enter');
   await page.locator('#thinking', { hasText: 'Thinking' }).waitFor();
   t.equal(await page.locator('.message.user p').textContent(), 'are you thinking?', 'the message stays visible');
   t.ok(await page.isDisabled('#send'), 'one message at a time');
+  await page.locator('#avatar-figure[aria-busy="true"]').waitFor();
+  t.equal(await page.locator('#avatar').getAttribute('data-activity'), 'thinking');
+  t.ok(await page.locator('.thought').isVisible(), 'the avatar shows a thought bubble');
+  t.equal(await page.locator('#avatar-activity').textContent(), 'Thinking…');
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/page-thinking.png`, fullPage: true });
   release();
   await page.locator('.message.bot:not(.thinking)').waitFor();
   t.equal(await page.locator('#thinking').count(), 0, 'the thinking line is gone with the reply');
   t.equal(await page.locator('.message.bot p').textContent(), 'Hello there!');
+  await page.locator('#avatar-figure[aria-busy="false"]').waitFor();
+  t.equal(await page.locator('#avatar').getAttribute('data-activity'), 'idle');
 });
 
 t.test('a page that loses its service says so, turns Send off, and comes back when a poll succeeds', async (t) => {

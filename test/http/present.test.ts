@@ -1,9 +1,9 @@
 import t from 'tap';
 import { availabilityBody, isInitializedBody, roundSentiment, statusOf } from '../../src/http/present.js';
 
-t.test('phases become the seed status strings', (t) => {
+t.test('phases become the status strings of docs/specification.md#status-strings', (t) => {
   t.same((['ready', 'initializing', 'keyMissing', 'failed'] as const).map(statusOf), ['ready', 'initializing', 'missing_llm_key', 'error']);
-  t.equal(isInitializedBody('keyMissing').status, 'missing_api_key', 'the seed says missing_api_key on this endpoint');
+  t.equal(isInitializedBody('keyMissing').status, 'missing_api_key', 'the specification says missing_api_key on this endpoint');
   t.same(availabilityBody('ready'), { available: true, is_initialized: true, status: 'ready' });
   t.end();
 });

@@ -50,3 +50,14 @@ t.test('a body that trickles in is cut off too', async (t) => {
   const outcome = await Promise.race([closed, bound]);
   t.match(outcome, /^HTTP\/1\.1 408/);
 });
+
+t.test('the default slow-client timeout is 10 s, as documented', async (t) => {
+  // The tests above cut clients off after 0.3 s; the service's own default is read from the server
+  // it configures instead of waited for, so the suite stays fast.
+  const { app } = await harness(t, { clientTimeoutMs: undefined });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  t.equal(app.server.headersTimeout, 10_000, 'headers within 10 s');
+  t.equal(app.server.requestTimeout, 10_000, 'the whole request within 10 s');
+  const server = app.server as typeof app.server & { connectionsCheckingInterval: number };
+  t.equal(server.connectionsCheckingInterval, 1000, 'checked every second, so a slow client goes within 11 s');
+});

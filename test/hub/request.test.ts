@@ -107,3 +107,43 @@ t.test('every request says who sends it: emotion-hub/<package version>; node/<no
   t.ok(scope.isDone());
   t.match(version, /^\d+\.\d+\.\d+/);
 });
+
+t.test("HF_ENDPOINT's userinfo is sent to the server but never printed in an error", async (t) => {
+  const env = { HF_ENDPOINT: 'http://proxy-user:zq-proxy-pass@127.0.0.1:9', HF_TOKEN: 'hf_env' };
+  const urls: string[] = [];
+  const refused = (async (url: string) => {
+    urls.push(url);
+    throw Object.assign(new Error('fetch failed'), { cause: new Error(`connect ECONNREFUSED (${url})`) });
+  }) as unknown as typeof fetch;
+  const error = await hubRequest({ method: 'GET', path: '/api/x' }, { fetch: refused, env }).catch((caught: Error) => caught);
+  t.equal(urls[0], 'http://proxy-user:zq-proxy-pass@127.0.0.1:9/api/x', 'the request keeps it (a proxy may need it)');
+  t.type(error, HubConnectionError);
+  t.match((error as Error).message, 'http://127.0.0.1:9/api/x');
+  t.notMatch((error as Error).message, /proxy-user|zq-proxy-pass/);
+  const failing = (async () => new Response('{"error":"nope"}', { status: 500 })) as unknown as typeof fetch;
+  const apiError = await hubRequest({ method: 'GET', path: '/api/x' }, { fetch: failing, env }).catch((caught: Error) => caught);
+  t.notMatch((apiError as Error).message, /proxy-user|zq-proxy-pass/);
+  const config = await hubRequest({ method: 'GET', path: '/x' }, { env: { HF_ENDPOINT: 'ftp://u:zq-ftp-pass@host' } }).catch(
+    (caught: Error) => caught,
+  );
+  t.type(config, HubConfigError);
+  t.match((config as Error).message, 'got "ftp://host"');
+  t.notMatch((config as Error).message, 'zq-ftp-pass');
+});
+
+// The CLI's cold start (docs/performance.md, target ≤ 3.5 × `node -e 0`) relies on this: without an
+// injected fetch, hub calls go through node:http(s) and never touch the global fetch, whose first call
+// loads and compiles undici (some 60 to 200 ms, more than the rest of `hub webhooks ls`).
+t.test('without an injected fetch, a hub call never touches the global fetch', async (t) => {
+  const globalFetch = globalThis.fetch;
+  let fetched = 0;
+  globalThis.fetch = (async () => {
+    fetched += 1;
+    throw new Error('the global fetch was used');
+  }) as typeof fetch;
+  t.teardown(() => void (globalThis.fetch = globalFetch));
+  nock(HUB).get('/api/x').reply(200, { ok: true });
+  const result = await hubRequest({ method: 'GET', path: '/api/x' }, { env: { HF_ENDPOINT: HUB, HF_TOKEN: TOKEN } }, (body) => body);
+  t.same(result, { ok: true });
+  t.equal(fetched, 0);
+});

@@ -35,7 +35,7 @@ t.test('a build with secrets in its environment leaves none in the package or th
   // The package's files as a checkout holds them, built in a folder of its own (the repository's
   // manifest is left alone) with the marker secrets in the environment, as a developer's shell has.
   const build = t.testdir({});
-  for (const path of ['package.json', '.dockerignore', 'Dockerfile', 'bin', 'dist', 'public', 'space', 'README.md']) {
+  for (const path of ['package.json', '.dockerignore', 'Dockerfile', 'bin', 'dist', 'public', 'space', 'README.md', 'LICENSE']) {
     cpSync(join(ROOT, path), join(build, path), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(build, 'node_modules'));

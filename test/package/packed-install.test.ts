@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { ROOT, ensureBuilt } from '../support/built-cli.js';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 
 // What the Dockerfile does, without Docker: pack the package as npm would publish it (dist/ as
 // built, no second build), install it with production dependencies only into an empty folder
@@ -13,8 +14,12 @@ const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 t.test('the packed tarball installs with production dependencies, serves /health and imports', async (t) => {
-  ensureBuilt();
-  const app = t.testdir({ data: {} });
+  requireBuilt();
+  // Outside the repository: from a folder inside it, Node would find the repository's own node_modules
+  // (its development dependencies, localtunnel among them) when a module is missing from the install.
+  const app = mkdtempSync(join(tmpdir(), 'emotion-hub-packed-'));
+  t.teardown(() => rmSync(app, { recursive: true, force: true }));
+  mkdirSync(join(app, 'data'));
   const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', app], { cwd: ROOT });
   renameSync(join(app, stdout.trim().split('\n').at(-1)!), join(app, 'emotion-hub.tgz'));
   copyFileSync(join(ROOT, 'space', 'package.json'), join(app, 'package.json'));
@@ -22,10 +27,16 @@ t.test('the packed tarball installs with production dependencies, serves /health
 
   const installed = join(app, 'node_modules');
   t.ok(existsSync(join(installed, 'emotion-hub', 'dist', 'webhooks', 'samples', 'repo.content.json')), 'the sample payloads are shipped');
+  t.match(
+    readFileSync(join(installed, 'emotion-hub', 'LICENSE'), 'utf8'),
+    /^MIT License\n[\s\S]*Permission is hereby granted/,
+    'the MIT license is shipped',
+  );
   for (const dev of ['tap', 'nock', 'typescript', 'oclif', '@oclif/test', 'playwright-core'])
     t.notOk(existsSync(join(installed, dev)), `no ${dev}`);
-  const axios = JSON.parse(readFileSync(join(installed, 'axios', 'package.json'), 'utf8')) as { version: string };
-  t.equal(axios.version, '0.35.0', "localtunnel's axios is overridden to a fixed release");
+  // The tunnel client is an optional peer dependency: a consumer who never shares gets no axios at all.
+  t.notOk(existsSync(join(installed, 'localtunnel')), 'no localtunnel');
+  t.notOk(existsSync(join(installed, 'axios')), 'no axios');
 
   const child = spawn(join(installed, '.bin', 'hub'), ['serve'], {
     cwd: app,
@@ -67,6 +78,18 @@ t.test('the packed tarball installs with production dependencies, serves /health
     { cwd: app },
   );
   t.equal(imported.stdout, 'emotion-hub true\nemotion-hub/webhooks true\nemotion-hub/hub true\nemotion-hub/chat true\n');
+
+  // share: true without localtunnel says what to install, and the local server serves on.
+  const shared = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "const { WebhooksServer } = await import('emotion-hub/webhooks'); const s = new WebhooksServer({ port: 0, share: true, logger: false, print: () => {}, env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' } }); s.addWebhook('/x', () => 1); await s.launch().catch((e) => console.log(e.name, e.message)); console.log((await fetch(s.url + '/')).status); await s.close();",
+    ],
+    { cwd: app },
+  );
+  t.match(shared.stdout, /^WebhookTunnelError .*npm install localtunnel@2\.0\.2.*\n200\n$/);
 });
 
 t.test('the Dockerfile runs that same install, as a Docker Space expects', (t) => {
@@ -80,7 +103,7 @@ t.test('the Dockerfile runs that same install, as a Docker Space expects', (t) =
   t.match(final, /mkdir -p \/data [^\n]*&& chown 1000:1000 \/data/, 'a path that user can write');
   t.match(final, /COPY [^\n]*space\/package\.json \.\//, 'the manifest this test installs from');
   t.match(final, /npm install --omit=dev/, 'production dependencies only');
-  t.match(final, /CMD \["node_modules\/\.bin\/hub", "serve"\]/);
+  t.match(final, /CMD \["node_modules\/\.bin\/hub", "serve", "--supervise"\]/);
   t.match(dockerfile, /npm pack --ignore-scripts/, 'the same pack as this test');
   t.end();
 });

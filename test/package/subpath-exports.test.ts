@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { ROOT, ensureBuilt } from '../support/built-cli.js';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 
 // The package's entries, imported by name from the built package as a user's code would, each in a
 // fresh node process that records every module it loaded (test/support/record-imports.mjs).
@@ -31,9 +31,9 @@ async function importEntry(t: Test, entry: string, then = ''): Promise<{ package
   return { packages, exports: JSON.parse(stdout) as string[] };
 }
 
-t.before(() => ensureBuilt());
+t.before(() => requireBuilt());
 
-t.test('package.json exports the four entries of the DESIGN contract, with their types', (t) => {
+t.test('package.json exports the four entries of docs/specification.md#contract, with their types', (t) => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
   t.same(
     Object.keys(pkg.exports).filter((key) => key !== './package.json'),

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import t, { type Test } from 'tap';
@@ -71,16 +71,44 @@ t.test('an unreadable file is an error naming the file', async (t) => {
 });
 
 t.test('a failed write leaves the old file and no temporary file', async (t) => {
-  if (process.getuid?.() === 0) {
-    t.pass('root ignores directory permissions; covered by the missing-directory case');
-  } else {
-    const dir = t.testdir({ 'emotions.json': 'old' });
-    chmodSync(dir, 0o500);
-    t.teardown(() => chmodSync(dir, 0o700));
-    await t.rejects(writeEmotionsFile(join(dir, 'emotions.json'), state));
-    t.equal(readFileSync(join(dir, 'emotions.json'), 'utf8'), 'old');
-  }
+  // A read-only directory refuses the temporary file; root ignores directory permissions (CI runs as
+  // root), so the refusal comes from a mocked fs, the same for every user.
+  const fs = await import('node:fs/promises');
+  const readOnly = () => Promise.reject(Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' }));
+  const readOnlyModule = await t.mockImport<typeof import('../../src/persistence/emotions-file.js')>(
+    '../../src/persistence/emotions-file.js',
+    { 'node:fs/promises': { ...fs, open: readOnly } },
+  );
+  const dir = t.testdir({ 'emotions.json': 'old' });
+  await t.rejects(readOnlyModule.writeEmotionsFile(join(dir, 'emotions.json'), state), { code: 'EACCES' });
+  t.equal(readFileSync(join(dir, 'emotions.json'), 'utf8'), 'old');
+  t.same(readdirSync(dir), ['emotions.json']);
   await t.rejects(writeEmotionsFile(join(t.testdir(), 'missing-dir', 'emotions.json'), state), { code: 'ENOENT' });
+});
+
+t.test('the emotions file is synced before the rename', async (t) => {
+  // Without the sync, a power loss after the rename can leave an empty or partial file under the
+  // final name: the rename is durable before the data is.
+  const fs = await import('node:fs/promises');
+  const calls: string[] = [];
+  const open = async (...args: Parameters<typeof fs.open>) => {
+    const handle = await fs.open(...args);
+    return Object.assign(Object.create(handle) as FileHandle, {
+      writeFile: (...rest: Parameters<FileHandle['writeFile']>) => (calls.push('write'), handle.writeFile(...rest)),
+      sync: () => (calls.push('sync'), handle.sync()),
+      datasync: () => (calls.push('sync'), handle.datasync()),
+      close: () => (calls.push('close'), handle.close()),
+    });
+  };
+  const rename = (...args: Parameters<typeof fs.rename>) => (calls.push('rename'), fs.rename(...args));
+  const { writeEmotionsFile } = await t.mockImport<typeof import('../../src/persistence/emotions-file.js')>(
+    '../../src/persistence/emotions-file.js',
+    { 'node:fs/promises': { ...fs, open, rename } },
+  );
+  const file = join(t.testdir(), 'emotions.json');
+  await writeEmotionsFile(file, state);
+  t.same(calls, ['write', 'sync', 'close', 'rename'], 'written, synced and closed, then renamed');
+  t.same(await loadEmotionsFile(file), state);
 });
 
 t.test('a rename failure cleans the temporary file up', async (t) => {

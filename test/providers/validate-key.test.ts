@@ -38,6 +38,23 @@ t.test('a model the provider does not offer fails, naming the model, the base UR
   t.match(await validateProviderKey(provider, ['m'], 1000).catch((e: Error) => e.message), /"m" is not offered.*it lists no models/);
 });
 
+t.test('model names: name and name:latest are the same model at the startup check', async (t) => {
+  // Ollama lists `llama3.2:latest` for `ollama pull llama3.2`; users configure either.
+  nock('http://llm.test').get('/v1/models').reply(200, models('llama3.2:latest', 'qwen2.5'));
+  t.same(await validateProviderKey(provider, ['llama3.2', 'qwen2.5:latest'], 1000), {
+    detail: 'key accepted, model llama3.2, qwen2.5:latest offered',
+  });
+  nock('http://llm.test').get('/v1/models').reply(200, models('llama3.2:latest', 'llama3.2:1b'));
+  const error = await validateProviderKey(provider, ['llama3.2:3b'], 1000).catch((e: Error) => e.message);
+  t.match(error, /"llama3.2:3b" is not offered/, 'another tag is another model');
+  nock('http://llm.test').get('/v1/models').reply(200, models('llama3.2:1b'));
+  t.match(
+    await validateProviderKey(provider, ['llama3.2'], 1000).catch((e: Error) => e.message),
+    /"llama3.2" is not offered/,
+    'only :latest is implied',
+  );
+});
+
 t.test('credentials in the base URL never reach the message', async (t) => {
   const message = await validateProviderKey({ ...provider, baseURL: 'http://user:sk-in-url@llm.test/v1' }, ['m'], 1000).catch(
     (e: Error) => e.message,

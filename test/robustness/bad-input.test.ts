@@ -9,7 +9,7 @@ import { completion, modelList, readyApp } from '../support/chat-system-harness.
 import { ASSETS, allowedStatuses, chatRequests, hasHugeHeaders, requests, type RawRequest } from '../support/bad-requests.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
-// Issue 7, bad input: thousands of generated requests against the real app and
+// docs/robustness.md, bad input: thousands of generated requests against the real app and
 // the real actor system (provider mocked), a few hundred more over real HTTP.
 // Each must get a documented status, a JSON error when it fails, no provider
 // call and no change of the emotions when rejected; a valid chat works after.

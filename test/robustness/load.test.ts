@@ -8,7 +8,7 @@ import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
-// Issue 7, load: 200 keep-alive clients poll /api/avatar once a second, as
+// docs/robustness.md, load: 200 keep-alive clients poll /api/avatar once a second, as
 // the page does, for 3 s while chats and a fast drift change the emotions.
 mockProviderOnly(t);
 

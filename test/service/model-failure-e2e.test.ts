@@ -7,7 +7,7 @@ import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake
 import { eventually } from '../support/eventually.js';
 import { mockProviderOnly, startRealService } from '../support/real-service.js';
 
-// ON_MODEL_FAILURE=exit (the default, seed 000) with other visitors' chats in flight: every one of
+// ON_MODEL_FAILURE=exit (the default, docs/specification.md#states) with other visitors' chats in flight: every one of
 // them gets its JSON answer before the process ends, over real sockets (no reset).
 mockProviderOnly(t);
 
@@ -25,7 +25,7 @@ function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number }
   };
 }
 
-/** As many chats in flight as issue 10 saw reset when a provider call failed. */
+/** Enough chats in flight that a reset connection, once seen when a provider call failed, would show. */
 const IN_FLIGHT = 100;
 
 t.test('one chat fails: every chat in flight gets a JSON 502, the state is flushed unchanged, then exit 1', async (t) => {
@@ -67,13 +67,16 @@ t.test('a provider timeout: that chat answers 504, the others in flight 502 or 5
   const service = await startRealService(t, {
     LLM_API_KEY: 'sk-test-exit',
     LLM_BASE_URL: provider.baseURL,
-    LLM_TIMEOUT_MS: '300',
+    // LLM_TIMEOUT_MS bounds each chat's tries together: long enough for the later chats to reach
+    // the model before the first one times out, however loaded the machine.
+    LLM_TIMEOUT_MS: '5000',
     DRIFT_INTERVAL_MS: '86400000',
   });
   await service.settled();
   const first = service.chat({ message: 'the first one times out' });
   await eventually('the chat waiting for the model', () => held.waiting() === 1);
   const later = Array.from({ length: 3 }, (_, i) => service.chat({ message: `then visitor ${i}` }));
+  await eventually('every chat waiting for the model', () => held.waiting() === 4);
   const answers = [await first, ...(await Promise.all(later))];
   t.equal(answers[0]?.status, 504);
   t.match(answers[0]?.body, { error: /took too long/, status: 'error' });

@@ -1,8 +1,9 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { runChatService } from '../../src/service/run-chat-service.js';
-import { ensureBuilt } from '../support/built-cli.js';
+import { requireBuilt } from '../support/built-cli.js';
 
 const FIXTURE = new URL('../fixtures/serve-with-fake-system.mjs', import.meta.url).pathname;
 
@@ -15,9 +16,10 @@ t.test('a bad environment value is a ConfigError naming the variable, before any
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   t.test(`${signal} stops the service gracefully and the process exits 0`, async (t) => {
-    ensureBuilt();
+    requireBuilt();
     const child = spawn(process.execPath, [FIXTURE], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0' },
+      // The state's folder in the test's own: the service keeps its generated session secret there.
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0', EMOTIONS_FILE: join(t.testdir(), 'emotions.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     t.teardown(() => child.kill('SIGKILL'));

@@ -11,10 +11,10 @@ export interface RawRequest {
   readonly payload?: string | Uint8Array;
 }
 
-/** The GET endpoints of seed 000, all 200 once the system is ready. */
+/** The GET endpoints of docs/specification.md#endpoints, all 200 once the system is ready. */
 export const GET_ROUTES = ['/', '/error', '/health', '/api/avatar', '/api/is_initialized', '/status', '/api/availability'];
 
-/** The statuses seed 000 and docs/chat-api.md give `POST /api/chat` for anything but a provider failure. */
+/** The statuses docs/specification.md and docs/chat-api.md give `POST /api/chat` for anything but a provider failure. */
 export const CHAT_STATUSES = [200, 400, 413, 415];
 
 /**

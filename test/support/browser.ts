@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with a fresh profile and no traffic of its own. */
 export async function launchChromium(t: { teardown(fn: () => unknown): void }): Promise<BrowserContext> {
@@ -25,4 +25,15 @@ export async function launchChromium(t: { teardown(fn: () => unknown): void }): 
     rmSync(profile, { recursive: true, force: true });
   });
   return context;
+}
+
+/** Holds every `POST /api/chat` of `page` until the returned release is called: a reply that is pending. */
+export async function holdChats(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/chat', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 
@@ -10,9 +10,13 @@ function packageRoot(from: string): string {
   return existsSync(join(from, 'package-lock.json')) || dirname(from) === from ? from + sep : packageRoot(dirname(from));
 }
 
-/** Builds dist/ when src/ is newer (the same check `npm start` makes); `npm test` has built already. */
-export function ensureBuilt(): void {
-  execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT, stdio: 'ignore' });
+/**
+ * Throws a clear error when the build is missing. The build runs once before the tests (`npm test`'s
+ * pretest), never inside one: a rebuild in a test could outlast tap's timeout on a busy machine.
+ */
+export function requireBuilt(): void {
+  const missing = ['dist/index.js', 'oclif.manifest.json'].filter((path) => !existsSync(join(ROOT, path)));
+  if (missing.length > 0) throw new Error(`${missing.join(' and ')} missing: run \`npm run build\` before this test`);
 }
 
 export interface CliResult {

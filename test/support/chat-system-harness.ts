@@ -41,6 +41,8 @@ export interface HarnessOptions {
   readonly ledger?: MoodLedger;
   /** The visitors' conversations (default: the in-process store); tests pass one that fails. */
   readonly conversations?: ConversationStore;
+  /** The dialogue's retries (default 0: a failure counts at once). */
+  readonly dialogueRetries?: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export function harness(
   t: Test,
   env: Record<string, string> = {},
   dir: string = t.testdir(),
-  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations }: HarnessOptions = {},
+  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations, dialogueRetries = 0 }: HarnessOptions = {},
 ): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
@@ -67,7 +69,7 @@ export function harness(
   const file = join(dir, 'emotions.json');
   const system = createChatSystem({
     bus,
-    config: loadChatConfig({ EMOTIONS_FILE: file, LLM_BASE_URL: BASE_URL, LLM_TIMEOUT_MS: '500', ...env }),
+    config: loadChatConfig({ EMOTIONS_FILE: file, LLM_BASE_URL: BASE_URL, LLM_TIMEOUT_MS: '5000', ...env }),
     clock,
     random: seededRandom(42),
     logger,
@@ -76,7 +78,7 @@ export function harness(
       onExit(code);
     },
     scheduler,
-    dialogueRetries: 0,
+    dialogueRetries,
     ...(fetch ? { fetch } : {}),
     inspect: () => undefined,
     ledger,

@@ -7,6 +7,8 @@ import { completion, completionStream, modelList } from '../support/chat-system-
 export interface ProviderAnswer {
   readonly status: number;
   readonly body: string;
+  /** Beside `content-type` (a `retry-after-ms` to make the client's retries quick). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Decides the answer to one request, from the request and its body (a completion's JSON, parsed); may take its time. */
@@ -71,11 +73,11 @@ export async function startFakeProvider(t: Test, behaviour: ProviderBehaviour = 
       if (response.destroyed) return;
       const content = body?.stream && answer.status === 200 ? streamedContent(answer.body) : undefined;
       if (content !== undefined) {
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.writeHead(200, { 'content-type': 'text/event-stream', ...answer.headers });
         response.end(completionStream(...content.split(/(?<= )/)));
         return;
       }
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       response.end(answer.body);
     });
   });

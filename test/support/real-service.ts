@@ -6,10 +6,11 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { startChatService, type ChatService, type ChatServiceOptions, type SystemDeps } from '../../src/service/chat-service.js';
+import { BASE_URL } from './chat-system-harness.js';
 import { eventually } from './eventually.js';
 
-/** The mocked OpenAI-compatible provider; its base URL is `${PROVIDER}/v1`. */
-export const PROVIDER = 'http://llm.test';
+/** The mocked OpenAI-compatible provider, the one the actor system's harness mocks: its origin, for nock. */
+export const PROVIDER = new URL(BASE_URL).origin;
 
 /** No network but loopback (the service under test) and the provider's mocks. */
 export function mockProviderOnly(t: Test): void {
@@ -47,7 +48,7 @@ export async function startRealService(t: Test, env: Record<string, string>, app
     config: loadChatConfig({
       PORT: '0',
       HOST: '127.0.0.1',
-      LLM_BASE_URL: `${PROVIDER}/v1`,
+      LLM_BASE_URL: BASE_URL,
       LLM_TIMEOUT_MS: '1000',
       EMOTIONS_FILE: join(dir, 'emotions.json'),
       EVENT_LOG: join(dir, 'events.jsonl'),

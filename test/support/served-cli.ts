@@ -22,15 +22,15 @@ export interface Run {
 }
 
 /**
- * Starts `node bin/run.js serve` on 127.0.0.1, port 0, with the test's
+ * Starts `node bin/run.js serve …args` on 127.0.0.1, port 0, with the test's
  * environment minus any chat setting, plus `env`. The address comes from the
  * log line fastify writes once it listens.
  */
-export function serve(t: Test, env: Record<string, string>): Run {
+export function serve(t: Test, env: Record<string, string>, args: readonly string[] = []): Run {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(LLM_|CHAT_|PORT$|HOST$|EVENT_LOG$|EMOTIONS_FILE$|DRIFT_|DEBUG$)/.test(name)),
   );
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     env: { ...clean, PORT: '0', HOST: '127.0.0.1', EMOTIONS_FILE: env.EMOTIONS_FILE ?? join(t.testdir(), 'emotions.json'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -59,7 +59,7 @@ export function serve(t: Test, env: Record<string, string>): Run {
 }
 
 /** Polls /api/is_initialized until the service has left `initializing` (at most `ms`). */
-export async function settledOver(address: string, ms = 10_000): Promise<Record<string, unknown>> {
+export async function settledOver(address: string, ms = 30_000): Promise<Record<string, unknown>> {
   return eventually(
     `${address} to leave initializing`,
     async () => {

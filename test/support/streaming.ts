@@ -15,7 +15,7 @@ export interface ServedOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** The event streams' heartbeat period (default the app's 15 s). */
   readonly heartbeatMs?: number;
-  /** How often the page polls /api/avatar (default seed 000's 1 s). */
+  /** How often the page polls /api/avatar (default 1 s, as docs/specification.md#the-page says). */
   readonly pollIntervalMs?: number;
 }
 

@@ -11,6 +11,7 @@ function delivery(log = capturedLogger().logger): WebhookDelivery {
     event: 'repo.config:update',
     receivedAt: new Date(0),
     headers: {},
+    rawBody: Buffer.alloc(0),
     log,
   };
   return { payload: fixture('repo-config-update'), context };

@@ -1,7 +1,7 @@
 import t from 'tap';
 
 t.test('the experimental warning is emitted once per process, unless silenced', async (t) => {
-  const { warnExperimental, isTruthy } = await t.mockImport<typeof import('../../src/webhooks/experimental-warning.js')>(
+  const { warnExperimental } = await t.mockImport<typeof import('../../src/webhooks/experimental-warning.js')>(
     '../../src/webhooks/experimental-warning.js',
   );
   const warnings: Error[] = [];
@@ -18,6 +18,4 @@ t.test('the experimental warning is emitted once per process, unless silenced', 
   await new Promise((resolve) => setImmediate(resolve));
   t.equal(warnings.length, 1, 'once only');
   t.match(warnings[0], { name: 'ExperimentalWarning', message: /'WebhooksServer' is experimental/ });
-  t.same(['1', 'on', 'YES', ' true ', '0', 'no', ''].map(isTruthy), [true, true, true, true, false, false, false]);
-  t.equal(isTruthy(undefined), false);
 });

@@ -4,6 +4,7 @@ import { DEFAULT_TUNNEL_HOST, TUNNEL_LIFETIME_MS, localTunnel, type Schedule } f
 import type { WebhookPayload } from '../../src/webhooks/payload.js';
 import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
 import { WebhooksServer } from '../../src/webhooks/server.js';
+import { LOCALTUNNEL_MISSING_MESSAGE, loadLocaltunnel } from '../../src/webhooks/tunnel-client.js';
 import { startLocaltunnelStandIn } from '../support/localtunnel-stand-in.js';
 import { fixture } from './helpers.js';
 
@@ -112,10 +113,31 @@ t.test('closing the server closes the tunnel and cancels the expiry', async (t) 
   t.equal(timers.find((timer) => timer.ms === TUNNEL_LIFETIME_MS)?.cancelled, true);
 });
 
-t.test('a tunnel server that refuses: launch fails with its message, and the local port is released', async (t) => {
+t.test('a tunnel server that refuses: launch fails with its message, and the local server keeps serving', async (t) => {
   const standIn = await startLocaltunnelStandIn({ status: 503, message: 'no more tunnels today' });
   t.teardown(() => standIn.close());
   const server = new WebhooksServer({ port: 0, logger: false, env: quietEnv, print: () => {}, share: { host: standIn.url } });
-  await t.rejects(server.launch(), { message: `The tunnel server ${standIn.url} gave no URL: no more tunnels today` });
-  t.equal(server.url, undefined);
+  server.addWebhook('/x', () => 'local');
+  t.teardown(() => server.close());
+  await t.rejects(server.launch(), {
+    name: 'WebhookTunnelError',
+    message: `The tunnel server ${standIn.url} gave no URL: no more tunnels today`,
+  });
+  t.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/, 'the local URL');
+  t.equal((await sendTestDelivery(`${server.url}/webhooks/x`, fixture('repo-content-update'))).body, 'local');
+});
+
+t.test('without the localtunnel package, share says what to install', async (t) => {
+  const missing = Object.assign(new Error("Cannot find package 'localtunnel'"), { code: 'ERR_MODULE_NOT_FOUND' });
+  await t.rejects(
+    loadLocaltunnel(() => Promise.reject(missing)),
+    { message: LOCALTUNNEL_MISSING_MESSAGE, cause: missing },
+  );
+  t.match(LOCALTUNNEL_MISSING_MESSAGE, 'npm install localtunnel@2.0.2');
+  const other = new Error('broken');
+  await t.rejects(
+    loadLocaltunnel(() => Promise.reject(other)),
+    other,
+    'another failure is passed on as it is',
+  );
 });

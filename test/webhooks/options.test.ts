@@ -1,8 +1,17 @@
 import t from 'tap';
-import { resolveOptions } from '../../src/webhooks/options.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, resolveOptions } from '../../src/webhooks/options.js';
 
-t.test('defaults: 127.0.0.1:7860, 1 MiB, no secret', (t) => {
-  t.same(resolveOptions({ env: {} }), { secret: undefined, port: 7860, host: '127.0.0.1', bodyLimit: 1024 * 1024, spaceHost: undefined });
+t.test('defaults: 127.0.0.1:7860, 1 MiB, 10 s to arrive, no secret', (t) => {
+  t.same(resolveOptions({ env: {} }), {
+    secret: undefined,
+    port: 7860,
+    host: '127.0.0.1',
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 10_000,
+    headersTimeout: 10_000,
+    spaceHost: undefined,
+  });
+  t.equal(DEFAULT_REQUEST_TIMEOUT_MS, 10_000);
   t.end();
 });
 
@@ -13,6 +22,8 @@ t.test('options win over the environment, which wins over the defaults', (t) => 
     port: 8080,
     host: '0.0.0.0',
     bodyLimit: 1024 * 1024,
+    requestTimeout: 10_000,
+    headersTimeout: 10_000,
     spaceHost: 'me-hooks.hf.space',
   });
   t.match(resolveOptions({ env, webhookSecret: 'mine', port: 0, host: '::1', bodyLimit: 10 }), {
@@ -38,5 +49,13 @@ t.test('a bad port or body limit is a clear error', (t) => {
   t.throws(() => resolveOptions({ env: {}, port: 70000 }), { message: /Invalid port 70000/ });
   t.throws(() => resolveOptions({ env: {}, port: 1.5 }), { message: /Invalid port 1.5/ });
   t.throws(() => resolveOptions({ env: {}, bodyLimit: 0 }), { message: 'Invalid bodyLimit 0: use a positive number of bytes.' });
+  t.throws(() => resolveOptions({ env: {}, requestTimeout: -1 }), {
+    message: 'Invalid requestTimeout -1: use a positive number of milliseconds.',
+  });
+  t.match(
+    resolveOptions({ env: {}, requestTimeout: 500, headersTimeout: 2000 }),
+    { requestTimeout: 500, headersTimeout: 500 },
+    'headers never get longer than the request',
+  );
   t.end();
 });

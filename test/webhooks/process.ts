@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { ROOT } from '../support/built-cli.js';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 
 export { ROOT };
 
@@ -17,7 +16,7 @@ export interface RunningScript {
 
 /** Runs a script with node from the repository root; the caller kills it. */
 export function runScript(script: string, env: NodeJS.ProcessEnv): RunningScript {
-  if (!existsSync(`${ROOT}dist/index.js`)) throw new Error('dist/index.js is missing: run `npm run build` first');
+  requireBuilt();
   const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -44,7 +43,7 @@ export function runScript(script: string, env: NodeJS.ProcessEnv): RunningScript
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor: (pattern, guardMs = 15_000) =>
+    waitFor: (pattern, guardMs = 60_000) =>
       new Promise((resolve, reject) => {
         // The guard only bounds a broken run; a working one resolves as soon as the line is printed.
         const guard = setTimeout(() => finish(new Error(`timed out waiting for ${pattern}; stdout:\n${out}\nstderr:\n${err}`)), guardMs);

@@ -29,6 +29,8 @@ function webhooksApp() {
   const app = buildWebhooksApp({
     secret: SECRET,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: 10_000,
+    headersTimeout: 10_000,
     logger: log.logger,
     clock: fixedClock('2026-11-21T06:00:00Z'),
     handlerFor: (name) => registry.get(name),

@@ -1,8 +1,13 @@
+import { connect } from 'node:net';
 import t, { type Test } from 'tap';
 import { fixedClock } from '../../src/runtime/clock.js';
 import type { WebhookContext } from '../../src/webhooks/context.js';
 import type { WebhookPayload } from '../../src/webhooks/payload.js';
 import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
+import { buildWebhooksApp } from '../../src/webhooks/app.js';
+import { DeliveryEvents } from '../../src/webhooks/delivery-events.js';
+import { resolveOptions } from '../../src/webhooks/options.js';
+import { WebhookTunnelError } from '../../src/webhooks/errors.js';
 import { WebhooksServer } from '../../src/webhooks/server.js';
 import type { WebhooksServerOptions } from '../../src/webhooks/options.js';
 import { capturedLogger } from '../support/captured-logger.js';
@@ -336,16 +341,86 @@ t.test('a tunnel provider gives the public URL; nothing is opened without one', 
   t.equal(closed, true, 'the tunnel closes with the server');
 });
 
-t.test('a failing tunnel fails the launch and frees the port', async (t) => {
+t.test('a failing tunnel: launch() reports it and logs it, and the local server keeps serving', async (t) => {
+  const log = capturedLogger();
+  const printed: string[] = [];
   const server = new WebhooksServer({
     port: 0,
-    logger: false,
+    logger: log.logger,
     env: quietEnv,
-    print: () => {},
+    print: (line) => printed.push(line),
     tunnel: { open: () => Promise.reject(new Error('tunnel refused')) },
   });
-  await t.rejects(server.launch(), { message: 'tunnel refused' });
-  t.equal(server.url, undefined);
+  server.addWebhook('/x', () => 'served');
+  t.teardown(() => server.close());
+  const failure = (await server.launch().then(
+    () => undefined,
+    (error: unknown) => error,
+  )) as WebhookTunnelError;
+  t.type(failure, WebhookTunnelError);
+  t.equal(failure.message, 'tunnel refused');
+  t.equal(server.url, failure.localUrl, 'the URL is the local one');
+  t.match(printed.join('\n'), 'The public URL could not open: tunnel refused The local URL still works.');
+  t.match(
+    log.lines().find((line) => line.level === 50),
+    {
+      msg: 'the public URL could not open; the local server keeps serving',
+      localUrl: failure.localUrl,
+      err: { message: 'tunnel refused' },
+    },
+  );
+  const answer = await sendTestDelivery(`${failure.localUrl}/webhooks/x`, fixture('repo-config-update'));
+  t.same([answer.status, answer.body], [200, 'served'], 'deliveries are still handled locally');
+  await server.close();
+  await t.rejects(fetch(`${failure.localUrl}/`), 'close() stops it');
+});
+
+t.test('a body that trickles in is cut after requestTimeout with a 408; slow headers after headersTimeout', async (t) => {
+  const { localUrl, server } = await start(t, { webhookSecret: SECRET, requestTimeout: 300, headersTimeout: 200 }, (server) =>
+    server.addWebhook('/x', () => 1),
+  );
+  t.equal(server.webhooks.length, 1);
+  const { port } = new URL(localUrl);
+  const trickle = async (first: string): Promise<{ answer: string; ms: number }> => {
+    const started = Date.now();
+    const socket = connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => (answer += String(chunk)));
+    socket.on('error', () => {});
+    socket.write(first);
+    const drip = setInterval(() => socket.writable && socket.write(' '), 50);
+    await new Promise((resolve) => socket.on('close', resolve));
+    clearInterval(drip);
+    return { answer, ms: Date.now() - started };
+  };
+  const body = await trickle(
+    `POST /webhooks/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Webhook-Secret: ${SECRET}\r\nContent-Length: 100000\r\n\r\n{`,
+  );
+  t.match(body.answer, /^HTTP\/1\.1 408 /, 'a 408, then the connection is closed');
+  t.ok(body.ms >= 300 && body.ms < 5000, `cut after the timeout (${body.ms} ms)`);
+  const headers = await trickle('POST /webhooks/x HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+  t.match(headers.answer, /^HTTP\/1\.1 408 /);
+  t.ok(headers.ms >= 200 && headers.ms < 5000, `slow headers are cut too (${headers.ms} ms)`);
+  const answer = await sendTestDelivery(`${localUrl}/webhooks/x`, fixture('repo-config-update'), { secret: SECRET });
+  t.equal(answer.status, 200, 'a delivery that arrives in time is served');
+});
+
+t.test('by default a request has 10 s to arrive, headers and body', async (t) => {
+  const { requestTimeout, headersTimeout, bodyLimit, secret } = resolveOptions({ env: {} });
+  const app = buildWebhooksApp({
+    secret,
+    bodyLimit,
+    requestTimeout,
+    headersTimeout,
+    logger: capturedLogger().logger,
+    clock: fixedClock('2026-11-23T09:00:00Z'),
+    handlerFor: () => undefined,
+    events: new DeliveryEvents(),
+    landingPage: async () => '',
+  });
+  await app.ready();
+  t.teardown(() => app.close());
+  t.same([app.server.requestTimeout, app.server.headersTimeout], [10_000, 10_000], 'the Node server cuts a request after 10 s');
 });
 
 t.test('on a Space, the public URL is https://SPACE_HOST', async (t) => {

@@ -5,7 +5,8 @@ import { replayEventLog } from '../../actors/replay.js';
 import type { EmotionState } from '../../emotions/state.js';
 import { serializeState } from '../../persistence/emotions-file.js';
 import { DEFAULT_REDIS_PREFIX } from '../../redis/keys.js';
-import { withoutCredentials } from '../../runtime/url-credentials.js';
+import { Redactor } from '../../runtime/secrets.js';
+import { urlPasswords, withoutCredentials } from '../../runtime/url-credentials.js';
 
 export default class Replay extends Command {
   static override description =
@@ -18,7 +19,8 @@ export default class Replay extends Command {
   ];
 
   static override args = {
-    file: Args.string({ description: 'the event log to replay (or give --redis)' }),
+    // A file name, never stdin's text: oclif would otherwise take piped input for a missing FILE.
+    file: Args.string({ description: 'the event log to replay (or give --redis)', ignoreStdin: true }),
   };
 
   static override flags = {
@@ -36,17 +38,18 @@ export default class Replay extends Command {
     try {
       text = serializeState(await this.#replay(args.file, flags.redis, flags.prefix));
     } catch (error) {
-      this.error(`cannot replay ${source}: ${(error as Error).message}`, { exit: 1 });
+      // Redis's own words may quote the URL's password.
+      const reason = new Redactor(urlPasswords(flags.redis)).redact(withoutCredentials((error as Error).message));
+      this.error(`cannot replay ${source}: ${reason}`, { exit: 1 });
     }
     process.stdout.write(text);
   }
 
   async #replay(file: string | undefined, redis: string | undefined, prefix: string): Promise<EmotionState> {
-    if (redis === undefined) {
-      return replayEventLog(file!, { onWarning: (message) => process.stderr.write(`warning: ${message}\n`) });
-    }
+    const onWarning = (message: string): void => void process.stderr.write(`warning: ${message}\n`);
+    if (redis === undefined) return replayEventLog(file!, { onWarning });
     // Loaded only here: replaying a file needs no Redis client.
     const { replayRedis } = await import('../../redis/replay-redis.js');
-    return (await replayRedis(redis, prefix)).state;
+    return (await replayRedis(redis, prefix, onWarning)).state;
   }
 }

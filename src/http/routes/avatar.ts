@@ -33,7 +33,7 @@ export const avatarRoutes: FastifyPluginAsync<AvatarRoutesOptions> = async (app,
     try {
       status = await system.status();
     } catch (cause) {
-      throw httpError('AVATAR_FAILED', undefined, cause);
+      throw httpError('AVATAR_FAILED', { cause });
     }
     if (cached === undefined || !sameSource(cached.source, status)) {
       // The route's schema serializer (fast-json-stringify) makes a string.

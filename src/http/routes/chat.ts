@@ -1,11 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type {} from '@fastify/sse';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
-import { phaseError, REJECTION_ERRORS } from '../../errors/phase-errors.js';
+import { phaseError, rejectionError } from '../../errors/phase-errors.js';
 import { httpError, type HttpError } from '../errors.js';
 import { chatBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';
+import type { CookiePolicy } from '../cookie-attributes.js';
 import { visitorSession } from '../session.js';
 import { sseFrame } from '../sse-frame.js';
 import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
@@ -21,32 +21,36 @@ import type { SystemClient } from '../system-client.js';
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
   readonly maxMessageLength: number;
+  /** Signs and checks the session ids. */
+  readonly sessionSecret: string;
+  /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
+  readonly cookiePolicy?: CookiePolicy;
 }
 
-/** The phase's 503 of seed 000, or nothing when the system is ready to chat. */
+/** The phase's 503 (docs/specification.md#chat), or nothing when the system is ready to chat. */
 function readinessError(status: StatusReported): HttpError | undefined {
   const code = phaseError(status.phase);
   return code === undefined ? undefined : httpError(code);
 }
 
 function unreachableSystem(cause: unknown): HttpError {
-  return httpError('CHAT_UNAVAILABLE', 'Chat is unavailable: the system does not answer.', cause);
+  return httpError('SYSTEM_UNREACHABLE', { cause });
 }
 
 /** The error a chat gets when the system does not answer it in time, or at all. */
 function unansweredChat(cause: unknown): HttpError {
-  return httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', undefined, cause);
+  return httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', { cause });
 }
 
 /**
  * Sets the visitor's session, then answers the phase's 503 unless the system is ready: before the
- * body is read, so a system that cannot chat answers 503 whatever the body (seed 000). A callback
- * hook with one then(): an async hook awaiting an async check cost several ticks per chat.
+ * body is read, so a system that cannot chat answers 503 whatever the body (docs/specification.md#chat).
+ * A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
  */
-function sessionAndReadiness(system: SystemClient) {
+function sessionAndReadiness(system: SystemClient, sessionSecret: string, cookiePolicy: CookiePolicy | undefined) {
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void): void => {
     // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
-    request.session = visitorSession(request, reply);
+    request.session = visitorSession(request, reply, sessionSecret, cookiePolicy);
     system.status().then(
       (status) => done(readinessError(status)),
       (cause: unknown) => done(unreachableSystem(cause)),
@@ -56,10 +60,10 @@ function sessionAndReadiness(system: SystemClient) {
 
 /**
  * A streamed chat (`Accept: text/event-stream`), once the request is valid: the stream opens at
- * once, each piece of the reply goes out as `event: token`, then `event: done` with seed 000's
- * body once the mood has committed, or `event: error`. A visitor who goes away has not stopped:
- * the chat runs to its end and commits, and only the writing stops (seen on the response, which
- * closes; the request's own signal fires as soon as a POST's body has been read).
+ * once, each piece of the reply goes out as `event: token`, then `event: done` with the body of
+ * docs/specification.md#chat once the mood has committed, or `event: error`. A visitor who goes
+ * away has not stopped: the chat runs to its end and commits, and only the writing stops (seen on
+ * the response, which closes; the request's own signal fires as soon as a POST's body has been read).
  */
 async function streamChat(system: SystemClient, request: FastifyRequest, reply: FastifyReply, message: string): Promise<void> {
   const sse = reply.sse;
@@ -76,7 +80,7 @@ async function streamChat(system: SystemClient, request: FastifyRequest, reply: 
     if (answer.type === 'chat.replied') {
       frame = sseFrame(JSON.stringify(chatBody(answer)), 'done');
     } else {
-      const error = httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
+      const error = httpError(rejectionError(answer.reason), { cause: answer.error });
       request.log.debug({ code: error.code, reason: answer.error }, error.message);
       frame = sseFrame(JSON.stringify({ error: error.message, code: error.code }), 'error');
     }
@@ -88,7 +92,8 @@ async function streamChat(system: SystemClient, request: FastifyRequest, reply: 
   write(frame);
 }
 
-export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (app, { system, maxMessageLength }) => {
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength, sessionSecret, cookiePolicy }) => {
+  const sessionAndReady = sessionAndReadiness(system, sessionSecret, cookiePolicy);
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
@@ -100,7 +105,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     parseJson(request, text, (error, value) =>
-      error ? done(httpError('MALFORMED_JSON', `Malformed JSON in request body: ${error.message}`, error)) : done(null, value),
+      error ? done(httpError('MALFORMED_JSON', { args: [error.message], cause: error })) : done(null, value),
     );
   });
 
@@ -118,8 +123,8 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         response: chatResponse,
       },
       attachValidation: true,
-      onRequest: sessionAndReadiness(system),
-      // `Accept: text/event-stream` streams the reply (reply.sse is set); any other Accept gets seed 000's JSON.
+      onRequest: sessionAndReady,
+      // `Accept: text/event-stream` streams the reply (reply.sse is set); any other Accept gets the JSON of docs/specification.md#chat.
       sse: 'dual',
     },
     async (request, reply) => {
@@ -127,7 +132,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         const tooLong = request.validationError.validation.some(
           (problem: { keyword: string; instancePath: string }) => problem.keyword === 'maxLength' && problem.instancePath === '/message',
         );
-        throw tooLong ? httpError('MESSAGE_TOO_LONG', `Message too long: at most ${maxMessageLength} characters`) : httpError('NO_MESSAGE');
+        throw tooLong ? httpError('MESSAGE_TOO_LONG', { args: [maxMessageLength] }) : httpError('NO_MESSAGE');
       }
       const { message } = request.body as { message: string };
       if (reply.sse) return streamChat(system, request, reply, message);
@@ -138,13 +143,13 @@ export const chatRoutes: FastifyPluginAsyncTypebox<ChatRoutesOptions> = async (a
         throw unansweredChat(cause);
       }
       // The system's own words (a provider's detail among them) go to the log, not to the visitor.
-      if (answer.type === 'chat.rejected') throw httpError(REJECTION_ERRORS[answer.reason], undefined, answer.error);
+      if (answer.type === 'chat.rejected') throw httpError(rejectionError(answer.reason), { cause: answer.error });
       return reply.send(chatBody(answer));
     },
   );
 
   // Stops this visitor's streamed replies in flight: each ends with `event: error` at once, nothing commits.
-  app.post('/api/chat/stop', { onRequest: sessionAndReadiness(system) }, async (request, reply) => {
+  app.post('/api/chat/stop', { onRequest: sessionAndReady }, async (request, reply) => {
     let stopped: number;
     try {
       stopped = await system.stop(request.session);

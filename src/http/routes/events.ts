@@ -50,7 +50,7 @@ export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app,
     try {
       status = await system.status();
     } catch (cause) {
-      throw httpError('AVATAR_FAILED', undefined, cause);
+      throw httpError('AVATAR_FAILED', { cause });
     }
     phase = status.phase;
     const socket = reply.raw;

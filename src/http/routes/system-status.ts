@@ -42,7 +42,7 @@ export const systemStatusRoutes: FastifyPluginAsync<SystemStatusRoutesOptions> =
 
   app.get('/status', { schema: { response: statusResponse } }, async () => {
     const status = await system.status().catch((cause: unknown) => {
-      throw httpError('STATUS_FAILED', undefined, cause);
+      throw httpError('STATUS_FAILED', { cause });
     });
     return statusBody(status);
   });

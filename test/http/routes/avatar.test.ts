@@ -55,7 +55,7 @@ t.test('while not ready it is still 200, saying the phase, so the page can keep 
   }
 });
 
-t.test('when the avatar cannot be read: 500 with the seed body', async (t) => {
+t.test('when the avatar cannot be read: 500 with the body of docs/specification.md#endpoints', async (t) => {
   const { app, system, logs } = await harness(t);
   system.answersStatus = false;
   const response = await app.inject('/api/avatar');

@@ -33,7 +33,7 @@ t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=st
   t.equal(system.phase, 'ready');
 });
 
-t.test('a stream that breaks with ON_MODEL_FAILURE=exit: event: error, then the exit of seed 000', async (t) => {
+t.test('a stream that breaks with ON_MODEL_FAILURE=exit: event: error, then the exit of docs/specification.md#states', async (t) => {
   const { reader, exited } = await brokenAfterOnePiece(t);
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
   t.equal(await exited, 1);

@@ -71,4 +71,8 @@ t.test('the page assets are served; their CSS draws the bars with a 0.5 s ease t
   const missing = await app.inject('/assets/nothing.js');
   t.equal(missing.statusCode, 404);
   t.match(missing.json(), { error: /not found/ });
+  const cached = await app.inject({ url: '/assets/app.js', headers: { 'if-none-match': String(script.headers.etag) } });
+  t.equal(cached.statusCode, 304, 'an unchanged asset is not sent again');
+  t.equal(cached.body, '');
+  t.equal((await app.inject('/assets/../index.html')).statusCode, 404, 'nothing outside the assets');
 });

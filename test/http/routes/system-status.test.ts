@@ -50,7 +50,7 @@ t.test('GET /api/availability in every state', async (t) => {
   t.match(silent.json(), { available: false, is_initialized: false, status: 'error', error: /does not answer/ });
 });
 
-t.test('GET /api/is_initialized: 200 in every state, with the seed fields of each', async (t) => {
+t.test('GET /api/is_initialized: 200 in every state, with the fields docs/specification.md#endpoints gives each', async (t) => {
   const { app, system } = await harness(t);
   const ready = await app.inject('/api/is_initialized');
   t.equal(ready.statusCode, 200);

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { deleteWebhook } from '../../../hub/delete-webhook.js';
-import { CliFailure, ExitCode } from '../../exit-codes.js';
+import { CliError, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
 import { webhookIdArg } from '../../webhook-flags.js';
 
@@ -20,23 +20,23 @@ export default class WebhooksDelete extends HubCommand {
   async run(): Promise<{ id: string; deleted: true }> {
     const { args, flags } = await this.parse(WebhooksDelete);
     const id = args.webhookId;
-    if (!flags.yes) await this.confirm(id);
+    if (!flags.yes) await this.#confirm(id);
     await deleteWebhook(id, this.hubOptions(flags.token));
     this.log(`Deleted webhook ${id}`);
     return { id, deleted: true };
   }
 
-  private async confirm(id: string): Promise<void> {
+  async #confirm(id: string): Promise<void> {
     const { terminal } = this.runtime;
     // With --json the output is for a program, and nobody is there to answer.
     if (this.jsonEnabled() || !terminal.interactive()) {
-      throw new CliFailure(
+      throw new CliError(
         `Refusing to delete webhook ${id} without confirmation: there is no terminal to ask on. Pass --yes to delete it.`,
         ExitCode.usage,
       );
     }
     if (!(await terminal.confirm(`Delete webhook ${id}? This cannot be undone.`))) {
-      throw new CliFailure(`Webhook ${id} was not deleted.`, ExitCode.aborted);
+      throw new CliError(`Webhook ${id} was not deleted.`, ExitCode.aborted);
     }
   }
 }

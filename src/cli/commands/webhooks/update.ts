@@ -1,6 +1,6 @@
 import { updateWebhook } from '../../../hub/update-webhook.js';
 import type { WebhookDomain } from '../../../hub/types.js';
-import { CliFailure, ExitCode } from '../../exit-codes.js';
+import { CliError, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
 import { parseWatch, webhookFlags, webhookIdArg } from '../../webhook-flags.js';
 import { webhookJson } from '../../webhook-view.js';
@@ -18,7 +18,7 @@ export default class WebhooksUpdate extends HubCommand {
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WebhooksUpdate);
     if ([flags.url, flags.watch, flags.domain, flags.secret].every((value) => value === undefined)) {
-      throw new CliFailure('Nothing to update: pass --url, --watch, --domain or --secret.', ExitCode.usage);
+      throw new CliError('Nothing to update: pass --url, --watch, --domain or --secret.', ExitCode.usage);
     }
     const webhook = await updateWebhook({
       webhookId: args.webhookId,

@@ -1,6 +1,9 @@
 import t from 'tap';
 import WebhooksSend from '../../../../src/cli/commands/webhooks/send.js';
-import { SAMPLE_SCOPES, samplePayload } from '../../../../src/webhooks/sample-payloads.js';
+import type { WebhookPayload } from '../../../../src/webhooks/payload.js';
+import { SAMPLE_EVENT_NAMES, SAMPLE_EVENTS, SAMPLE_SCOPES, samplePayload } from '../../../../src/webhooks/sample-payloads.js';
+import { WebhooksServer } from '../../../../src/webhooks/server.js';
+import { validateWebhookPayload } from '../../../../src/webhooks/validate-payload.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 
 t.afterEach(() => {
@@ -96,4 +99,90 @@ t.test('no receiver: exit 5 with the reason, and no query string (it may hold a 
   t.equal(run.stderr, 'Error: Cannot reach http://127.0.0.1:9/webhooks/x: connect ECONNREFUSED 127.0.0.1:9\n');
   const ftp = await runWebhooksCommand(WebhooksSend, ['ftp://127.0.0.1/x'], { env: {}, fetch });
   t.equal(ftp.exitCode, 2);
+});
+
+t.test('an invalid URL is a usage error: exit 2', async (t) => {
+  const { sent, fetch } = receiver();
+  const run = await runWebhooksCommand(WebhooksSend, ['not-a-url'], { env: {}, fetch });
+  t.equal(run.exitCode, 2);
+  t.equal(run.stderr, 'Error: The receiver URL must be an http(s) URL, got "not-a-url".\n');
+  t.equal(sent.length, 0);
+});
+
+t.test('every documented scope:action has a sample that a real receiver accepts, --set included', async (t) => {
+  const received: { event: string; payload: WebhookPayload }[] = [];
+  const server = new WebhooksServer({
+    port: 0,
+    logger: false,
+    webhookSecret: 'my-secret',
+    print: () => {},
+    env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
+  });
+  server.addWebhook('/all', (payload, context) => void received.push({ event: context.event, payload }));
+  const { localUrl } = await server.launch();
+  t.teardown(() => server.close());
+  t.equal(SAMPLE_EVENT_NAMES.length, 11, 'the eleven pairs the Hub documents');
+  for (const scope of SAMPLE_SCOPES) {
+    for (const action of SAMPLE_EVENTS[scope]) {
+      const run = await runWebhooksCommand(
+        WebhooksSend,
+        [
+          `${localUrl}/webhooks/all`,
+          '--event',
+          scope,
+          '--action',
+          action,
+          '--secret',
+          'my-secret',
+          '--set',
+          'repo.name=me/changed',
+          '--set',
+          'repo.tags=["a","b"]',
+        ],
+        { env: {}, fetch },
+      );
+      t.equal(run.exitCode, 0, `${scope}:${action} answered 200`);
+      const last = received.at(-1);
+      t.equal(last?.event, `${scope}:${action}`);
+      t.equal(last?.payload.repo.name, 'me/changed', '--set changed the field');
+      t.same(last?.payload.repo.tags, ['a', 'b'], 'a value that parses as JSON is JSON');
+      t.doesNotThrow(() => validateWebhookPayload(samplePayload(scope, action)), `${scope}:${action} validates`);
+    }
+  }
+  t.equal(received.length, 11);
+  t.ok(received.find((r) => r.event === 'repo:move')?.payload.movedTo, 'a move says where to');
+});
+
+t.test('--set: strings, numbers, nested paths and array items; a bad one or an unknown pair is a usage error', async (t) => {
+  const { sent, fetch } = receiver();
+  await runWebhooksCommand(
+    WebhooksSend,
+    [
+      URL_,
+      '--event',
+      'repo.content',
+      '--set',
+      'repo.name=gpt2',
+      '--set',
+      'updatedRefs[0].ref=refs/heads/dev',
+      '--set',
+      'webhook.version=3',
+      '--set',
+      'extra.deep=null',
+    ],
+    { env: {}, fetch },
+  );
+  const body = sent[0]?.body as Record<string, any>;
+  t.equal(body.repo.name, 'gpt2');
+  t.equal(body.updatedRefs[0].ref, 'refs/heads/dev');
+  t.equal(body.webhook.version, 3);
+  t.same(body.extra, { deep: null }, 'missing objects on the way are made');
+  for (const bad of ['no-equals', '=x', 'a..b=1', 'repo.name.x=1', '__proto__.x=1']) {
+    const run = await runWebhooksCommand(WebhooksSend, [URL_, '--set', bad], { env: {}, fetch });
+    t.equal(run.exitCode, 2, `--set ${bad}`);
+  }
+  const pair = await runWebhooksCommand(WebhooksSend, [URL_, '--event', 'repo.config', '--action', 'delete'], { env: {}, fetch });
+  t.equal(pair.exitCode, 2);
+  t.match(pair.stderr, 'The Hub sends no repo.config:delete event. Documented: repo:create, repo:update');
+  t.equal(sent.length, 1, 'nothing sent after a usage error');
 });

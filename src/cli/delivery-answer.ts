@@ -1,0 +1,37 @@
+import type { TestDeliveryResponse } from '../webhooks/send-test-delivery.js';
+import { CliError, ExitCode } from './exit-codes.js';
+
+export interface DeliveryAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/**
+ * Posts a delivery with `send` and reports the receiver's answer as `hub webhooks send` and `redeliver`
+ * do: `HTTP <status>` and the body on stdout; no answer is exit 5, a status other than 2xx exit 6.
+ */
+export async function deliverAndReport(
+  url: URL,
+  send: () => Promise<TestDeliveryResponse>,
+  log: (line: string) => void,
+): Promise<DeliveryAnswer> {
+  let response: TestDeliveryResponse;
+  try {
+    response = await send();
+  } catch (error) {
+    const cause = (error as Error & { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    // Without the query: it may hold a secret.
+    throw new CliError(`Cannot reach ${url.origin}${url.pathname}: ${cause}`, ExitCode.unreachable);
+  }
+  const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2);
+  log(`HTTP ${response.status}`);
+  if (body !== '') log(body);
+  if (response.status < 200 || response.status > 299) {
+    // With --json the answer goes out inside the error; without it, it is printed above.
+    throw new CliError(`The receiver answered HTTP ${response.status}.`, ExitCode.refused, {
+      status: response.status,
+      body: response.body,
+    });
+  }
+  return { status: response.status, body: response.body };
+}

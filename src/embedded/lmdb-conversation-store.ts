@@ -1,0 +1,114 @@
+import type { Database } from 'lmdb';
+import { LRUCache } from 'lru-cache';
+import { epochMs } from '../runtime/clock.js';
+import type { ChatExchange } from '../mood/mood-ledger.js';
+import {
+  DEFAULT_MEMORY_EXCHANGES,
+  UNKNOWN_TIME,
+  untimed,
+  type ConversationStore,
+  type ConversationTurn,
+  type ExchangeTimes,
+  type TimedTurn,
+} from '../sessions/conversation-store.js';
+import { conversationBytes, sessionCacheOptions, withExchange, type SessionBounds } from '../sessions/session-bounds.js';
+
+/** One session's record on disk: its turns, and when it last changed (the idle time counts from it after a restart). */
+export interface StoredConversation {
+  /** Each with the time it was said; a record written before turns had times has none. */
+  readonly turns: readonly (ConversationTurn & { readonly at?: string })[];
+  readonly touched: number;
+}
+
+export interface LmdbConversationStoreOptions extends SessionBounds {
+  /** Exchanges kept per session. */
+  readonly maxExchanges?: number;
+}
+
+/**
+ * The conversations in the embedded database, bounded as the in-process store is (count, idle
+ * time, bytes): the same LRU cache of the sessions' turns decides, and every session it forgets
+ * is removed from disk. Reads come from that cache and never wait for the disk (a chat's reads
+ * cost as in the in-process store); an exchange is written through in the mood's commit (`stage`,
+ * inside the caller's transaction), so it lasts exactly when the chat's change does. At open, the
+ * cache is rebuilt from disk in the order the sessions last changed.
+ */
+export class LmdbConversationStore implements ConversationStore {
+  readonly #db: Database<StoredConversation, string>;
+  readonly #sessions: LRUCache<string, readonly TimedTurn[]>;
+  readonly #options: LmdbConversationStoreOptions;
+  readonly #maxTurns: number;
+
+  constructor(db: Database<StoredConversation, string>, options: LmdbConversationStoreOptions) {
+    this.#db = db;
+    this.#options = options;
+    this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
+    this.#sessions = new LRUCache<string, readonly TimedTurn[]>({
+      ...sessionCacheOptions<readonly TimedTurn[]>(options, conversationBytes),
+      // Forgotten (pushed out, idle, deleted): gone from disk too. A replaced value ('set') is rewritten by its writer.
+      dispose: (_turns, session, reason) => {
+        if (reason !== 'set') this.#db.remove(session).catch(() => undefined);
+      },
+    });
+    this.#rebuild();
+  }
+
+  /** Sessions currently held (stale ones included until they are touched or pushed out). */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** The held conversations' text in UTF-8 bytes. */
+  get bytes(): number {
+    return this.#sessions.calculatedSize;
+  }
+
+  async history(sessionId: string): Promise<readonly ConversationTurn[]> {
+    return untimed(await this.messages(sessionId));
+  }
+
+  async messages(sessionId: string): Promise<readonly TimedTurn[]> {
+    return this.#sessions.get(sessionId) ?? [];
+  }
+
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
+    this.#db.transactionSync(() => this.stage({ session: sessionId, message, reply, times }))();
+  }
+
+  /** Forgets the conversation on disk first (a failed removal forgets nothing and says so), then in the index. */
+  async forget(sessionId: string): Promise<void> {
+    await this.#db.remove(sessionId);
+    this.#sessions.delete(sessionId);
+  }
+
+  /**
+   * Writes the session's conversation with one more exchange, inside the caller's write
+   * transaction; returns what to call once that transaction has committed (the index learns of it).
+   */
+  stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes }): () => void {
+    const turns = withExchange(this.#sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes);
+    this.#db.putSync(session, { turns, touched: epochMs(this.#options.clock) });
+    return () => this.#sessions.set(session, turns);
+  }
+
+  async close(): Promise<void> {
+    // The index is dropped with the process; clearing it would dispose, that is delete, every conversation.
+  }
+
+  /** The cache from disk, least recently changed first; what has been idle too long, or no longer fits, is removed. */
+  #rebuild(): void {
+    const now = epochMs(this.#options.clock);
+    const sessions: { session: string; turns: readonly TimedTurn[]; touched: number }[] = [];
+    for (const { key, value } of this.#db.getRange()) {
+      if (now - value.touched > this.#options.idleMs) this.#db.remove(key).catch(() => undefined);
+      else
+        sessions.push({
+          session: key,
+          turns: value.turns.map((turn) => ({ ...turn, at: turn.at ?? UNKNOWN_TIME })),
+          touched: value.touched,
+        });
+    }
+    sessions.sort((a, b) => a.touched - b.touched);
+    for (const { session, turns, touched } of sessions) this.#sessions.set(session, turns, { start: touched });
+  }
+}

@@ -1,0 +1,23 @@
+import { spawn } from 'node:child_process';
+import { isDebugEnabled } from '../runtime/logger.js';
+import { Redactor } from '../runtime/secrets.js';
+import { serviceLogger } from '../service/run-chat-service.js';
+import { supervise } from './supervise.js';
+
+/**
+ * `hub serve --supervise` as the CLI runs it: `hub serve` in a child (the same node, flags and
+ * script), its log lines passed through on stdout, an IPC channel for its readiness, stderr shared.
+ */
+export function runSupervisor(): Promise<number> {
+  const logger = serviceLogger(isDebugEnabled(process.env), Redactor.fromEnv(process.env)).child({ component: 'supervisor' });
+  const script = process.argv[1];
+  if (script === undefined) throw new Error('cannot tell which script to run as the service');
+  return supervise({
+    logger,
+    output: process.stdout,
+    start: (standby) =>
+      spawn(process.execPath, [...process.execArgv, script, 'serve', '--supervised', ...(standby ? ['--standby'] : [])], {
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      }),
+  });
+}

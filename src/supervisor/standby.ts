@@ -1,0 +1,33 @@
+/** What the supervisor sends its standby child when the service it ran has ended: serve now. */
+export const SERVE_MESSAGE = { type: 'emotion-hub:serve' } as const;
+
+/** What the standby child says once it has loaded. */
+export const LOADED_MESSAGE = { type: 'emotion-hub:loaded' } as const;
+
+/**
+ * The standby child of `hub serve --supervise`: loads what a start loads (the HTTP app, the actor
+ * system, the embedded store) without opening anything, then waits for the supervisor's word.
+ * So a restart after a model failure costs a listen and a load of the state, not a Node start and
+ * the loading of some thousand modules. Ends with the supervisor (its channel closes).
+ */
+export async function standBy(): Promise<void> {
+  await Promise.all([
+    import('../service/chat-service.js'),
+    import('../actors/chat-system.js'),
+    import('../embedded/embedded-store.js'),
+    import('../http/app.js'),
+  ]);
+  process.send?.(LOADED_MESSAGE);
+  await new Promise<void>((resolve) => {
+    // Nothing to stop yet: a standby whose supervisor is gone just ends.
+    const orphaned = (): never => process.exit(0);
+    const onMessage = (message: unknown): void => {
+      if ((message as { type?: unknown } | null)?.type !== SERVE_MESSAGE.type) return;
+      process.removeListener('message', onMessage);
+      process.removeListener('disconnect', orphaned);
+      resolve();
+    };
+    process.on('message', onMessage);
+    process.once('disconnect', orphaned);
+  });
+}

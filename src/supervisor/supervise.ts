@@ -1,0 +1,144 @@
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Logger } from '../runtime/logger.js';
+import { DEFAULT_BACKOFF, restartDelayMs, type Backoff } from './backoff.js';
+import { LOADED_MESSAGE, SERVE_MESSAGE } from './standby.js';
+
+/** What the service sends its supervisor once it serves (ready, or keyMissing): from then on it counts as up. */
+export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
+
+export interface SuperviseOptions {
+  /**
+   * Starts the service in a child process with an IPC channel and its stdout piped; a standby
+   * child loads and waits for `SERVE_MESSAGE` before it serves.
+   */
+  readonly start: (standby: boolean) => ChildProcess;
+  readonly logger: Logger;
+  /** Where the children's log lines go (they pass through, so that the supervisor can name a failure's cause). */
+  readonly output: NodeJS.WritableStream;
+  readonly backoff?: Backoff;
+  /** The signals forwarded to the child; the supervisor stops once it has ended. */
+  readonly signals?: readonly NodeJS.Signals[];
+}
+
+/** A child and its last fatal or error line: why it ended, in its own words. */
+interface Child {
+  readonly process: ChildProcess;
+  readonly cause: () => string | undefined;
+}
+
+function watch(child: ChildProcess, output: NodeJS.WritableStream): Child {
+  let cause: string | undefined;
+  if (child.stdout) {
+    createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+      output.write(`${line}\n`);
+      try {
+        const entry = JSON.parse(line) as { level?: number; msg?: string };
+        if ((entry.level ?? 0) >= 50 && typeof entry.msg === 'string') cause = entry.msg;
+      } catch {
+        // Not a JSON line (a pretty one, a stray print): passed through, not read.
+      }
+    });
+  }
+  return { process: child, cause: () => cause };
+}
+
+const alive = (child: ChildProcess | undefined): child is ChildProcess =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
+
+/**
+ * `hub serve --supervise`: runs the service in a child and starts it again after any exit (the
+ * seed's exit on a model failure, a crash), at once after a child that was ready, with a growing
+ * back-off while new children keep failing before they are ready. Once a child is ready, a
+ * standby child is loaded beside it, so that a restart does not wait for Node and the modules to
+ * load. The very first child failing before it is ready (a bad key, a missing model) is a
+ * configuration to fix, not a blip: the supervisor ends with status 1. SIGTERM and SIGINT go to
+ * the child; the supervisor ends with it. Resolves with the supervisor's exit status.
+ */
+export function supervise(options: SuperviseOptions): Promise<number> {
+  const { logger, output } = options;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+  return new Promise<number>((resolve) => {
+    let current: ChildProcess | undefined;
+    let standby: Child | undefined;
+    let stopping: NodeJS.Signals | undefined;
+    let everReady = false;
+    let failuresAtStartup = 0;
+    let restarts = 0;
+    let timer: NodeJS.Timeout | undefined;
+
+    const finish = (code: number): void => {
+      for (const signal of signals) process.removeListener(signal, forward);
+      if (alive(standby?.process)) standby.process.kill('SIGTERM');
+      logger.flush();
+      resolve(code);
+    };
+    function forward(signal: NodeJS.Signals): void {
+      stopping = signal;
+      clearTimeout(timer);
+      logger.info({ signal }, `the supervisor got ${signal}: stopping the service`);
+      if (alive(current)) current.kill(signal);
+      else finish(0);
+    }
+    for (const signal of signals) process.on(signal, forward);
+
+    const prepareStandby = (): void => {
+      if (stopping || alive(standby?.process)) return;
+      const next = watch(options.start(true), output);
+      standby = next;
+      next.process.on('message', (message: unknown) => {
+        if ((message as { type?: unknown } | null)?.type === LOADED_MESSAGE.type) {
+          logger.info({ pid: next.process.pid }, 'a standby service has loaded: a restart will not wait for Node to start');
+        }
+      });
+      next.process.on('exit', () => {
+        if (standby === next) standby = undefined;
+      });
+    };
+
+    /** Serves with the standby when there is one (it has loaded already), else with a new child. */
+    const serve = (): void => {
+      const next = alive(standby?.process) ? standby : undefined;
+      standby = undefined;
+      if (next) next.process.send(SERVE_MESSAGE);
+      follow(next ?? watch(options.start(false), output));
+    };
+
+    const follow = ({ process: child, cause }: Child): void => {
+      current = child;
+      let ready = false;
+      child.on('message', (message: unknown) => {
+        if ((message as { type?: unknown } | null)?.type !== READY_MESSAGE.type) return;
+        ready = true;
+        everReady = true;
+        failuresAtStartup = 0;
+        prepareStandby();
+      });
+      child.on('exit', (code, signal) => {
+        const ended = signal === null ? `exited with status ${code}` : `was ended by ${signal}`;
+        const why = { code, signal, cause: cause(), pid: child.pid };
+        if (stopping) {
+          logger.info(why, `the service ${ended}; the supervisor stops`);
+          finish(code ?? 0);
+          return;
+        }
+        if (!everReady) {
+          logger.error(why, `the service ${ended} before it was ready: not restarting it (fix the cause and start again)`);
+          finish(1);
+          return;
+        }
+        if (!ready) failuresAtStartup += 1;
+        const delayMs = restartDelayMs(failuresAtStartup, backoff);
+        restarts += 1;
+        const when = delayMs === 0 ? 'at once' : `in ${delayMs} ms (${failuresAtStartup} failed starts in a row)`;
+        logger.warn(
+          { ...why, restarts, delayMs, readyBefore: ready },
+          `the service ${ended}${ready ? '' : ' before it was ready'}${why.cause ? ` (${why.cause})` : ''}: restarting it ${when}`,
+        );
+        timer = setTimeout(serve, delayMs);
+      });
+    };
+    serve();
+  });
+}

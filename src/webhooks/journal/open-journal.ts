@@ -1,0 +1,14 @@
+import { isRedisUrl } from '../../redis/redis-url.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { DeliveryJournal } from './entry.js';
+import { FileJournal } from './file-journal.js';
+
+/**
+ * The journal a `journal` option or `--journal` names: a `redis://` (or `rediss://`) URL is a capped
+ * stream on that Redis, anything else a file. Redis's client loads only for a Redis journal.
+ */
+export async function openJournal(where: string, logger?: Logger): Promise<DeliveryJournal> {
+  if (!isRedisUrl(where)) return new FileJournal(where);
+  const { RedisJournal } = await import('./redis-journal.js');
+  return RedisJournal.connect(where, logger ?? (await import('pino')).default({ enabled: false }));
+}

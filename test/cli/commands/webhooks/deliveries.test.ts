@@ -1,0 +1,112 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import WebhooksDeliveries from '../../../../src/cli/commands/webhooks/deliveries.js';
+import WebhooksRedeliver from '../../../../src/cli/commands/webhooks/redeliver.js';
+import type { fixedClock } from '../../../../src/runtime/clock.js';
+import type { JournalEntry } from '../../../../src/webhooks/journal/entry.js';
+import { sendTestDelivery } from '../../../../src/webhooks/send-test-delivery.js';
+import { WebhooksServer } from '../../../../src/webhooks/server.js';
+import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
+import { fixture, fixtureText } from '../../../webhooks/helpers.js';
+
+t.afterEach(() => {
+  process.exitCode = undefined;
+});
+
+const SECRET = 'journal-secret-81c4';
+const quietEnv = { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' };
+
+/** A receiver that journals, and records what its handler saw. */
+async function receiver(t: Test, journal: string | undefined, times: string[] = ['2026-11-23T09:00:00.000Z']) {
+  const seen: { webhookId: string | undefined; body: string }[] = [];
+  let tick = 0;
+  const server = new WebhooksServer({
+    port: 0,
+    logger: false,
+    print: () => {},
+    env: quietEnv,
+    webhookSecret: SECRET,
+    journal,
+    clock: { now: () => new Date(times[Math.min(tick++, times.length - 1)]!) } as ReturnType<typeof fixedClock>,
+  });
+  server.addWebhook('/hook', (payload, context) => {
+    seen.push({ webhookId: context.webhookId, body: context.rawBody.toString('utf8') });
+    return { handled: payload.event.scope };
+  });
+  const { localUrl } = await server.launch();
+  t.teardown(() => server.close());
+  return { url: `${localUrl}/webhooks/hook`, seen, server };
+}
+
+t.test('deliveries: a table newest first, --json the entries; redeliver sends one again with its body and Webhook-Id', async (t) => {
+  const journal = join(t.testdir(), 'deliveries.jsonl');
+  const source = await receiver(t, journal, ['2026-11-23T09:00:00.000Z', '2026-11-23T09:05:00.000Z']);
+  const spaced = fixtureText('discussion-created').replace('{', '{  ');
+  await fetch(source.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET, 'webhook-id': 'wh-older' },
+    body: spaced,
+  });
+  await sendTestDelivery(source.url, fixture('repo-content-update'), { secret: SECRET, webhookId: 'wh-newer' });
+  await source.server.close();
+
+  const table = await runWebhooksCommand(WebhooksDeliveries, ['--journal', journal], { env: {} });
+  t.equal(table.exitCode, 0, table.stderr);
+  const lines = table.stdout.trimEnd().split('\n');
+  t.match(lines[0], /^WEBHOOK ID +RECEIVED +ROUTE +EVENT +REPO +STATUS +MS$/);
+  t.match(lines[1], /^wh-newer +2026-11-23T09:05:00\.000Z +hook +repo\.content:update +space Wauplin\/gradio-user-history +200 +[\d.]+$/);
+  t.match(lines[2], /^wh-older +2026-11-23T09:00:00\.000Z +hook +discussion:create +model gpt2 +200 +[\d.]+$/);
+  t.notMatch(table.stdout, SECRET);
+
+  const json = await runWebhooksCommand(WebhooksDeliveries, ['--journal', journal, '--json'], { env: {} });
+  const entries = JSON.parse(json.stdout) as JournalEntry[];
+  t.same(
+    entries.map((entry) => entry.webhookId),
+    ['wh-newer', 'wh-older'],
+  );
+  t.same(entries[1]?.body, JSON.parse(spaced), 'the body as JSON');
+  t.equal(entries[1]?.rawBody, spaced, 'and as it came');
+  t.notMatch(json.stdout, SECRET, 'the secret is never in the journal');
+
+  const target = await receiver(t, undefined);
+  const again = await runWebhooksCommand(WebhooksRedeliver, ['wh-older', '--journal', journal, '--to', target.url, '--secret', SECRET], {
+    env: {},
+  });
+  t.equal(again.exitCode, 0, again.stderr);
+  t.equal(again.stdout, 'HTTP 200\n{\n  "handled": "discussion"\n}\n', 'prints the answer');
+  t.same(target.seen, [{ webhookId: 'wh-older', body: spaced }], 'the same body bytes and the same Webhook-Id');
+
+  const refused = await runWebhooksCommand(WebhooksRedeliver, ['wh-newer', '--journal', journal, '--to', target.url], { env: {} });
+  t.equal(refused.exitCode, 6, 'no secret: the receiver answers 401, exit 6');
+  t.match(refused.stdout, /^HTTP 401\n/);
+  const fromEnv = await runWebhooksCommand(WebhooksRedeliver, ['wh-newer', '--journal', journal, '--to', target.url], {
+    env: { WEBHOOK_SECRET: SECRET },
+  });
+  t.equal(fromEnv.exitCode, 0, 'the secret from WEBHOOK_SECRET');
+});
+
+t.test('an empty journal, a missing one, an unknown id, a bad --to', async (t) => {
+  const dir = t.testdir({ 'empty.jsonl': '' });
+  const empty = await runWebhooksCommand(WebhooksDeliveries, ['--journal', join(dir, 'empty.jsonl')], { env: {} });
+  t.equal(empty.stdout, 'No deliveries.\n');
+  const missing = await runWebhooksCommand(WebhooksDeliveries, ['--journal', join(dir, 'nope.jsonl')], { env: {} });
+  t.equal(missing.exitCode, 2);
+  t.match(missing.stderr, /^Error: Cannot read the journal .*nope\.jsonl: ENOENT/);
+  const torn = join(dir, 'torn.jsonl');
+  writeFileSync(
+    torn,
+    `${JSON.stringify({ webhookId: 'a', route: 'x', receivedAt: '2026-11-23T09:00:00.000Z', headers: {}, body: '{}', status: 200, ms: 1 })}\n{"webhookId":"b","rou`,
+  );
+  const partial = await runWebhooksCommand(WebhooksDeliveries, ['--journal', torn, '--json'], { env: {} });
+  t.same(
+    (JSON.parse(partial.stdout) as JournalEntry[]).map((entry) => entry.webhookId),
+    ['a'],
+    'a torn last line is skipped',
+  );
+  const unknown = await runWebhooksCommand(WebhooksRedeliver, ['zzz', '--journal', torn, '--to', 'http://127.0.0.1:9/x'], { env: {} });
+  t.equal(unknown.exitCode, 2);
+  t.match(unknown.stderr, 'No delivery with Webhook-Id zzz in');
+  const badTo = await runWebhooksCommand(WebhooksRedeliver, ['a', '--journal', torn, '--to', 'nowhere'], { env: {} });
+  t.equal(badTo.exitCode, 2);
+});

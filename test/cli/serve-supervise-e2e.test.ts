@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { completion, modelList } from '../support/chat-system-harness.js';
+import { CookieJar } from '../support/cookie-jar.js';
+import { eventually } from '../support/eventually.js';
+import { json, startFakeProvider } from '../support/fake-provider.js';
+import { serve, settledOver } from '../support/served-cli.js';
+
+// Issue 20, "the seed's exit becomes a blip": the built `hub serve --supervise`, as the Space runs it.
+
+/** A port free right now: the supervised service must come back on the same one. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const listens = (lines: Array<Record<string, unknown>>): number =>
+  lines.filter((line) => String(line.msg).startsWith('Server listening at')).length;
+
+t.test('a model failure ends the child; the supervisor restarts it at once, with the mood, the file and the conversation', async (t) => {
+  const provider = await startFakeProvider(t, (request, body) => {
+    if (request.url?.endsWith('/models')) return json(200, modelList());
+    if (body?.messages.at(-1)?.content.startsWith('fail')) return json(400, { error: { message: 'the model broke' } });
+    return json(200, completion('Noted.'));
+  });
+  const dir = t.testdir();
+  const port = String(await freePort());
+  const env = {
+    LLM_API_KEY: 'sk-test-supervise',
+    LLM_BASE_URL: provider.baseURL,
+    EMOTIONS_FILE: join(dir, 'emotions.json'),
+    DRIFT_INTERVAL_MS: '86400000',
+    PORT: port,
+  };
+  const supervisor = serve(t, env, ['--supervise']);
+  const address = await supervisor.listening;
+  await settledOver(address);
+  const visitor = new CookieJar(address);
+  const first = await visitor.chat('I love this, what a wonderful day');
+  t.equal(first.status, 200);
+
+  await eventually(
+    'the standby child loaded',
+    () => supervisor.lines.some((line) => /a standby service has loaded/.test(String(line.msg))),
+    {
+      timeoutMs: 20_000,
+    },
+  );
+  const failed = await visitor.chat('fail: the model breaks on this one');
+  t.equal(failed.status, 502, 'the seed: a model failure answers 502 and ends the service');
+  const failedAt = Date.now();
+  await eventually('a second child listening', () => listens(supervisor.lines) === 2, { timeoutMs: 10_000, intervalMs: 5 });
+  const status = await eventually(
+    'the service answering again',
+    async () => {
+      const response = await fetch(`${address}/status`).catch(() => undefined);
+      return response?.status === 200 ? response.json() : undefined;
+    },
+    { timeoutMs: 10_000, intervalMs: 5 },
+  );
+  const downMs = Date.now() - failedAt;
+  t.comment(`answering again ${downMs} ms after the model failure's answer`);
+  // Issue 20's bound. On a machine whose cores are queued several deep (load average above 2 per core,
+  // as with the whole suite and other builds on 2 cores) any restart takes seconds: then the figure is only printed.
+  if (loadavg()[0]! <= 2 * availableParallelism()) t.ok(downMs < 3000, `answers again within 3 s (${downMs} ms)`);
+  t.ok(status, 'GET /status answers (initializing, until the new child is ready)');
+  await settledOver(address);
+  const ready = (await (await fetch(`${address}/status`)).json()) as { emotions: object };
+  t.same(ready.emotions, first.body.emotions, 'the mood is the one the last answered chat left');
+  const file = JSON.parse(readFileSync(env.EMOTIONS_FILE, 'utf8')) as { emotions: Record<string, number> };
+  t.same(
+    Object.values(file.emotions).map((value) => Math.round(value * 100) / 100),
+    Object.values(first.body.emotions),
+    'the emotions file is intact',
+  );
+  const next = await visitor.chat('do you remember me?');
+  t.equal(next.status, 200);
+  t.ok(
+    provider.prompts.at(-1)!.messages.some((turn) => turn.content === 'I love this, what a wonderful day'),
+    'the conversation is intact: the first exchange is in the next prompt',
+  );
+  const restart = supervisor.lines.find((line) => line.component === 'supervisor' && /restarting it at once/.test(String(line.msg)));
+  t.match(restart, { level: 40, code: 1, cause: /dialogue/ }, "the supervisor's log says why it restarted the service");
+
+  supervisor.kill('SIGTERM');
+  t.equal(await supervisor.exited, 0, 'SIGTERM reaches the child; both stop');
+  t.ok(
+    supervisor.lines.some((line) => line.component === 'supervisor' && /exited with status 0; the supervisor stops/.test(String(line.msg))),
+    'the supervisor says it stops with the service',
+  );
+});
+
+t.test('a child that fails before it is ready (a bad key) is not restarted: the supervisor exits 1', async (t) => {
+  const provider = await startFakeProvider(t, () => json(401, { error: { message: 'Incorrect API key provided' } }));
+  const supervisor = serve(
+    t,
+    { LLM_API_KEY: 'sk-test-bad', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: join(t.testdir(), 'emotions.json') },
+    ['--supervise'],
+  );
+  t.equal(await supervisor.exited, 1);
+  t.equal(listens(supervisor.lines), 1, 'one child only');
+  t.match(
+    supervisor.lines.find((line) => line.component === 'supervisor'),
+    { level: 50, msg: /before it was ready: not restarting it/, cause: /401/ },
+  );
+});

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { DurableMoodLedger, type MoodJournal } from '../../src/embedded/durable-mood-ledger.js';
+import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedded-store.js';
+import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
+import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+
+const START = '2026-11-21T10:00:00.000Z';
+const LOVE = { sentiment: 'positive', positive: 0.43, negative: 0 } as const;
+const chat = (n: number): MoodChange => ({ kind: 'chat', correlationId: `c${n}`, sentiment: LOVE, at: `2026-11-21T10:00:0${n}.000Z` });
+
+t.test('the database lives beside the emotions file', async (t) => {
+  t.equal(embeddedStorePath('/data/emotions.json'), '/data/emotions.db');
+  t.equal(embeddedStorePath('/data/state'), '/data/state.db');
+});
+
+t.test('a committed chat, its mood and its exchange, is there after the store reopens', async (t) => {
+  const file = join(t.testdir(), 'emotions.json');
+  const bounds = { maxSessions: 10, idleMs: 60_000, clock: fixedClock(START) };
+  const first = openEmbeddedStore(file, bounds);
+  t.equal(first.ledger.kept, undefined, 'a new store holds no state');
+  const delivered: MoodChange[] = [];
+  first.ledger.subscribe((change) => delivered.push(change));
+  first.ledger.startFrom(defaultState(START));
+  const times = { message: START, reply: chat(1).at };
+  await first.ledger.append(chat(1), { session: 'ada', message: 'I love this', reply: 'Glad to hear it', times });
+  await first.ledger.append({ kind: 'drift', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: -0.01 }, at: chat(2).at });
+  t.same(
+    delivered.map((change) => change.kind),
+    ['chat', 'drift'],
+    'delivered once committed',
+  );
+  t.ok(existsSync(embeddedStorePath(file)));
+  // No close: as after a SIGKILL, nothing but the commits is on disk.
+  const second = openEmbeddedStore(file, bounds);
+  t.teardown(() => Promise.all([first.close(), second.close()]));
+  const expected = foldMoodChange(foldMoodChange(defaultState(START), chat(1)), delivered[1]!);
+  t.same(second.ledger.kept, expected, 'the state after the last change');
+  t.same(await second.conversations.history('ada'), [
+    { role: 'user', content: 'I love this' },
+    { role: 'assistant', content: 'Glad to hear it' },
+  ]);
+  t.same(
+    await second.conversations.messages('ada'),
+    [
+      { role: 'user', content: 'I love this', at: START },
+      { role: 'assistant', content: 'Glad to hear it', at: chat(1).at },
+    ],
+    'with the time each turn was said, for the visitor',
+  );
+});
+
+t.test('a forgotten conversation is gone, from disk too', async (t) => {
+  const file = join(t.testdir(), 'emotions.json');
+  const bounds = { maxSessions: 10, idleMs: 60_000, clock: fixedClock(START) };
+  const first = openEmbeddedStore(file, bounds);
+  await first.conversations.remember('ada', 'forget me', 'done');
+  await first.conversations.remember('bob', 'keep me', 'kept');
+  await first.conversations.forget('ada');
+  t.same(await first.conversations.messages('ada'), [], 'forgotten at once');
+  await first.close();
+  const second = openEmbeddedStore(file, bounds);
+  t.teardown(() => second.close());
+  t.same(await second.conversations.history('ada'), [], 'and not back after a restart');
+  t.equal((await second.conversations.history('bob')).length, 2, "another visitor's is kept");
+});
+
+t.test('a commit that fails changes nothing: the chat is refused, and the next one folds from the old state', async (t) => {
+  let failing = true;
+  const committed: unknown[] = [];
+  const journal: MoodJournal = {
+    kept: undefined,
+    commit(state, exchange) {
+      if (failing) throw new Error('MDB_MAP_FULL: Environment mapsize limit reached');
+      committed.push({ state, exchange });
+    },
+  };
+  const ledger = new DurableMoodLedger(journal);
+  const delivered: MoodChange[] = [];
+  ledger.subscribe((change) => delivered.push(change));
+  await t.rejects(ledger.append(chat(1)), /the state to start from/, 'nothing before the system says where it starts');
+  ledger.startFrom(defaultState(START));
+  const times = { message: START, reply: chat(1).at };
+  await t.rejects(ledger.append(chat(1), { session: 'ada', message: 'm', reply: 'r', times }), /MDB_MAP_FULL/);
+  t.same(delivered, [], 'a change that was not committed never takes effect');
+  failing = false;
+  await ledger.append(chat(2));
+  t.same(committed, [{ state: foldMoodChange(defaultState(START), chat(2)), exchange: undefined }]);
+  await ledger.close();
+  await t.rejects(ledger.append(chat(3)), /closed/, 'nothing commits once closed (a failed system closes it)');
+});
+
+t.test('reopened, the sessions keep their order and their bounds; idle ones are removed from disk', async (t) => {
+  const file = join(t.testdir(), 'emotions.json');
+  const clock = fixedClock(START);
+  const first = openEmbeddedStore(file, { maxSessions: 3, idleMs: 60_000, clock });
+  for (const session of ['ada', 'bob', 'cy']) {
+    await first.conversations.remember(session, `hello from ${session}`, 'hi');
+    clock.advance(10_000);
+  }
+  await first.close();
+  clock.advance(35_000); // ada is now idle for 65 s, bob for 55 s
+  const second = openEmbeddedStore(file, { maxSessions: 2, idleMs: 60_000, clock });
+  t.teardown(() => second.close());
+  t.equal(second.conversations.size, 2);
+  t.same(await second.conversations.history('ada'), [], 'idle too long: forgotten');
+  t.equal((await second.conversations.history('bob')).length, 2);
+  await second.conversations.remember('dee', 'new', 'visitor');
+  t.same(await second.conversations.history('cy'), [], 'cy, least recently used since the restart, makes room');
+  await second.close();
+  const third = openEmbeddedStore(file, { maxSessions: 10, idleMs: 60_000, clock });
+  t.teardown(() => third.close());
+  t.equal(third.conversations.size, 2, 'what the bounds forgot is gone from disk');
+});
