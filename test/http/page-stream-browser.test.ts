@@ -60,10 +60,14 @@ t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, 
   const streaming = page.locator('.message.bot:not(.thinking)').nth(1);
   await streaming.locator('em', { hasText: 'time' }).waitFor();
   t.ok(await page.isVisible('#stop'), 'Stop shows while the reply streams');
+  await page.locator('#avatar[data-activity="speaking"]').waitFor();
+  t.equal(await page.locator('#avatar-figure').getAttribute('aria-busy'), 'true', 'the avatar speaks while the pieces come');
   await page.screenshot({ path: `${OUTPUT}/page-streaming.png`, fullPage: true });
   await page.click('#stop');
   await page.locator('.message.bot.stopped').waitFor();
   t.ok(await page.isHidden('#stop'), 'Stop goes once the reply has stopped');
+  await page.locator('#avatar[data-activity="idle"]').waitFor();
+  t.equal(await page.evaluate('document.body.dataset.activity'), 'idle', 'and is idle once it has stopped');
   t.match(await streaming.textContent(), 'Once upon a time');
 
   // The mood, pushed: a drift tick redraws the bars long before the next poll.

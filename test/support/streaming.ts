@@ -17,12 +17,17 @@ export interface ServedOptions {
   readonly heartbeatMs?: number;
   /** How often the page polls /api/avatar (default 1 s, as docs/specification.md#the-page says). */
   readonly pollIntervalMs?: number;
+  /** The dialogue's retries (default the harness's 0). */
+  readonly dialogueRetries?: number;
 }
 
 /** The real app over the real actor system, listening on 127.0.0.1, with one visitor. */
-export async function served(t: Test, { env = {}, start = true, fetch, heartbeatMs, pollIntervalMs }: ServedOptions = {}) {
+export async function served(t: Test, { env = {}, start = true, fetch, heartbeatMs, pollIntervalMs, dialogueRetries }: ServedOptions = {}) {
   const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: BASE_URL, ...env };
-  const h = harness(t, settings, t.testdir(), fetch ? { fetch } : {});
+  const h = harness(t, settings, t.testdir(), {
+    ...(fetch ? { fetch } : {}),
+    ...(dialogueRetries === undefined ? {} : { dialogueRetries }),
+  });
   const app = await buildApp({
     bus: h.bus,
     clock: fixedClock(START),
@@ -42,22 +47,24 @@ export async function served(t: Test, { env = {}, start = true, fetch, heartbeat
 
 /**
  * A provider as an injected fetch whose completion streams what the test writes, piece by piece;
- * `aborted` resolves when the service aborts the call. (Not nock: nock, and its interception of the
+ * `aborted` resolves when the service aborts the call; `completions()` counts the calls made. (Not nock: nock, and its interception of the
  * test's own fetch, hand a streamed body over only once it has ended.)
  */
 export function heldProvider() {
   const body = new PassThrough();
   let abort: () => void = () => undefined;
   const aborted = new Promise<void>((resolve) => (abort = resolve));
+  let completions = 0;
   const fetch: typeof globalThis.fetch = async (input, init) => {
     if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
+    completions += 1;
     init?.signal?.addEventListener('abort', () => {
       abort();
       body.destroy();
     });
     return new Response(Readable.toWeb(body) as ReadableStream, { status: 200, headers: { 'content-type': 'text/event-stream' } });
   };
-  return { body, aborted, fetch };
+  return { body, aborted, fetch, completions: () => completions };
 }
 
 /** `POST /api/chat` asking for a stream. */

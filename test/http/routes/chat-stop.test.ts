@@ -1,5 +1,5 @@
 import t from 'tap';
-import { COMPLETION_END, completionFrame, ofType } from '../../support/chat-system-harness.js';
+import { COMPLETION_END, completionFrame, completionStream, modelList, ofType } from '../../support/chat-system-harness.js';
 import type { BusEvent } from '../../../src/bus/events.js';
 
 /** The mood changes a chat committed. */
@@ -13,20 +13,21 @@ import { heldProvider, served, streamedChat } from '../../support/streaming.js';
 
 /** A streamed chat whose provider stream breaks after its first piece; resolves once the reply's stream has ended. */
 async function brokenAfterOnePiece(t: Parameters<typeof served>[0], env: Record<string, string> = {}) {
-  const { body, fetch } = heldProvider();
-  const service = await served(t, { env, fetch });
+  const { body, fetch, completions } = heldProvider();
+  const service = await served(t, { env, fetch, dialogueRetries: 2 });
   const reader = new SseReader((await streamedChat(service.visitor, 'tell me')).body!);
   body.write(completionFrame('Half a '));
   await eventually('the first piece', () => reader.data('token').length === 1);
   body.destroy(new Error('connection reset by the provider'));
   await reader.done;
-  return { ...service, reader };
+  return { ...service, reader, completions };
 }
 
 t.test('a stream that breaks: event: error, nothing commits, ON_MODEL_FAILURE=stay keeps the service up', async (t) => {
-  const { reader, visitor, events, exits, system } = await brokenAfterOnePiece(t, { ON_MODEL_FAILURE: 'stay' });
+  const { reader, visitor, events, exits, system, completions } = await brokenAfterOnePiece(t, { ON_MODEL_FAILURE: 'stay' });
   t.same(reader.data('token'), [{ text: 'Half a ' }]);
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED', error: String }]);
+  t.equal(completions(), 1, 'not tried again once a piece was sent (the visitor saw part of the reply)');
   t.equal(chatChanges(events).length, 0, 'the mood did not change');
   t.same(await (await visitor.fetch('/api/history')).json(), { messages: [] }, 'no user message, no partial reply');
   t.same(exits, []);
@@ -91,4 +92,40 @@ t.test('a dropped connection is not a stop: the reply runs to its end, commits a
     { role: 'user', content: 'I am happy' },
     { role: 'assistant', content: 'So glad!' },
   ]);
+});
+
+t.test('a stream that fails before its first piece is tried again within the deadline', async (t) => {
+  let calls = 0;
+  const fetch: typeof globalThis.fetch = async (input) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
+    calls += 1;
+    if (calls === 1) return Response.json({ error: { message: 'overloaded' } }, { status: 503, headers: { 'retry-after-ms': '0' } });
+    return new Response(completionStream('Second ', 'time.'), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  const { visitor, events } = await served(t, { fetch, dialogueRetries: 2, env: { ON_MODEL_FAILURE: 'stay' } });
+  const reader = new SseReader((await streamedChat(visitor, 'hello')).body!);
+  await reader.done;
+  t.equal(calls, 2, 'the 503 was retried');
+  t.same(reader.data('token'), [{ text: 'Second ' }, { text: 'time.' }]);
+  t.match(reader.data('done'), [{ response: 'Second time.' }]);
+  t.equal(chatChanges(events).length, 1);
+});
+
+t.test("a stream still going when the chat's LLM_TIMEOUT_MS runs out: aborted, PROVIDER_TIMEOUT, nothing commits", async (t) => {
+  const { body, aborted, fetch, completions } = heldProvider();
+  const { visitor, events, exits } = await served(t, {
+    fetch,
+    dialogueRetries: 2,
+    env: { ON_MODEL_FAILURE: 'stay', LLM_TIMEOUT_MS: '1500' },
+  });
+  const reader = new SseReader((await streamedChat(visitor, 'tell me everything')).body!);
+  body.write(completionFrame('Once upon '));
+  // Then silence: the deadline, not the provider, ends the reply.
+  await aborted;
+  await reader.done;
+  t.same(reader.data('token'), [{ text: 'Once upon ' }]);
+  t.match(reader.data('error'), [{ code: 'PROVIDER_TIMEOUT', error: String }]);
+  t.equal(completions(), 1, 'not tried again after a piece');
+  t.equal(chatChanges(events).length, 0, 'the mood did not change');
+  t.same(exits, []);
 });
