@@ -10,9 +10,9 @@ export * from './emotions/schemas.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
-export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './actors/chat-system.js';
+export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './system/chat-system.js';
 export { createSystemMachine, phaseOf, type SystemServices } from './actors/system-machine.js';
-export { machineJson, type MachineJson } from './actors/machine-json.js';
+export { machineJson, type MachineJson } from './system/machine-json.js';
 export {
   DEFAULT_EMOTIONS,
   DECAY_FACTOR,
@@ -31,7 +31,7 @@ export {
 export { chooseShape, energyOf, weightOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
 export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
-export { foldEvent } from './actors/fold-event.js';
+export { foldEvent } from './replay/fold-event.js';
 export { systemPrompt } from './actors/dialogue-actor.js';
 export {
   EMOTIONS_FILE_VERSION,
@@ -42,7 +42,7 @@ export {
   writeEmotionsFile,
   type EmotionsFile,
 } from './persistence/emotions-file.js';
-export { replayEvents, replayEventLog, NothingToReplayError, type ReplayOptions } from './actors/replay.js';
+export { replayEvents, replayEventLog, NothingToReplayError, type ReplayOptions } from './replay/replay.js';
 export * from './service/index.js';
 export * from './webhooks/index.js';
 export * from './hub/index.js';

@@ -3,7 +3,7 @@ import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ModelFailurePolicy } from '../config/chat-config.js';
 import type { Sentiment } from '../emotions/emotions.js';
-import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import { isoStamps, type Clock } from '../runtime/clock.js';
 
 export interface ChatInput {

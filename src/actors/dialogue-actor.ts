@@ -7,9 +7,9 @@ import { roundEmotions } from '../emotions/model.js';
 import { withinDeadline } from '../providers/deadline.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
-import type { ConversationStore, ConversationTurn } from '../sessions/conversation-store.js';
+import type { ConversationStore, ConversationTurn } from '../conversations/conversation-store.js';
 import type { ChatCompletionMessageParam as ChatMessage } from 'openai/resources/chat/completions';
-import { publishLate } from './publish.js';
+import { publishLate } from '../bus/publish-late.js';
 
 export interface DialogueInput {
   readonly bus: Bus;

@@ -1,8 +1,8 @@
 import { asyncScheduler, interval, type SchedulerLike } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import { driftDeltas } from '../emotions/model.js';
-import type { DriftLease } from '../mood/drift-lease.js';
-import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { DriftLease } from '../mood-ledger/drift-lease.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Random } from '../runtime/random.js';
 

@@ -3,8 +3,8 @@ import type { Bus } from '../bus/bus.js';
 import { processMessage } from '../emotions/model.js';
 import { analyzeSentiment } from '../emotions/sentiment.js';
 import { foldMoodChange, type EmotionState } from '../emotions/state.js';
-import type { MoodLedger } from '../mood/mood-ledger.js';
-import { publishLate } from './publish.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
+import { publishLate } from '../bus/publish-late.js';
 
 export interface EmotionsInput {
   readonly bus: Bus;

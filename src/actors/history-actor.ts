@@ -1,7 +1,7 @@
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
-import type { ConversationStore } from '../sessions/conversation-store.js';
-import { publishLate } from './publish.js';
+import type { ConversationStore } from '../conversations/conversation-store.js';
+import { publishLate } from '../bus/publish-late.js';
 
 export interface HistoryInput {
   readonly bus: Bus;

@@ -5,7 +5,7 @@ import type { PersistenceFailed, PersistenceSaved } from '../bus/events.js';
 import type { EmotionState } from '../emotions/state.js';
 import { writeEmotionsFile } from '../persistence/emotions-file.js';
 import type { Logger } from '../runtime/logger.js';
-import { publishLate } from './publish.js';
+import { publishLate } from '../bus/publish-late.js';
 
 /** Changes within this window become one write: at most 10 writes a second however busy the service is. */
 export const DEFAULT_WRITE_WINDOW_MS = 100;

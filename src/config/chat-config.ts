@@ -1,5 +1,5 @@
-import { DEFAULT_DRIFT_LEASE_MS } from '../mood/drift-lease.js';
-import { DEFAULT_MAX_SESSION_BYTES } from '../sessions/session-bounds.js';
+import { DEFAULT_DRIFT_LEASE_MS } from '../mood-ledger/drift-lease.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../conversations/session-bounds.js';
 import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';

@@ -1,6 +1,6 @@
 import { foldMoodChange, type EmotionState } from '../emotions/state.js';
-import { LocalMoodLedger, MoodLedgerClosedError } from '../mood/local-mood-ledger.js';
-import type { ChatExchange, MoodChange, MoodLedger } from '../mood/mood-ledger.js';
+import { LocalMoodLedger, MoodLedgerClosedError } from '../mood-ledger/local-mood-ledger.js';
+import type { ChatExchange, MoodChange, MoodLedger } from '../mood-ledger/mood-ledger.js';
 
 /** Where the durable ledger commits: the state after each change, with a chat's exchange, in one write. */
 export interface MoodJournal {

@@ -1,9 +1,9 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { open } from 'lmdb';
 import type { EmotionState } from '../emotions/state.js';
-import type { ChatExchange } from '../mood/mood-ledger.js';
+import type { ChatExchange } from '../mood-ledger/mood-ledger.js';
 import { parseEmotionsFile, serializeState } from '../persistence/emotions-file.js';
-import type { SessionBounds } from '../sessions/session-bounds.js';
+import type { SessionBounds } from '../conversations/session-bounds.js';
 import { DurableMoodLedger, type MoodJournal } from './durable-mood-ledger.js';
 import { LmdbConversationStore, type StoredConversation } from './lmdb-conversation-store.js';
 

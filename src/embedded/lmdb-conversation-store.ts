@@ -1,7 +1,7 @@
 import type { Database } from 'lmdb';
 import { LRUCache } from 'lru-cache';
 import { epochMs } from '../runtime/clock.js';
-import type { ChatExchange } from '../mood/mood-ledger.js';
+import type { ChatExchange } from '../mood-ledger/mood-ledger.js';
 import {
   DEFAULT_MEMORY_EXCHANGES,
   UNKNOWN_TIME,
@@ -10,8 +10,8 @@ import {
   type ConversationTurn,
   type ExchangeTimes,
   type TimedTurn,
-} from '../sessions/conversation-store.js';
-import { conversationBytes, sessionCacheOptions, withExchange, type SessionBounds } from '../sessions/session-bounds.js';
+} from '../conversations/conversation-store.js';
+import { conversationBytes, sessionCacheOptions, withExchange, type SessionBounds } from '../conversations/session-bounds.js';
 
 /** One session's record on disk: its turns, and when it last changed (the idle time counts from it after a restart). */
 export interface StoredConversation {

@@ -19,7 +19,7 @@ import { eventsRoutes } from './routes/events.js';
 import { historyRoutes } from './routes/history.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
-import { newSessionSecret } from '../sessions/session-secret.js';
+import { newSessionSecret } from '../conversations/session-secret.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 import { vendorFiles } from './vendor-files.js';
 

@@ -8,7 +8,7 @@ import {
   type ConversationTurn,
   type ExchangeTimes,
   type TimedTurn,
-} from '../sessions/conversation-store.js';
+} from '../conversations/conversation-store.js';
 import { execAll, unavailable } from './connection.js';
 import type { RedisKeys } from './keys.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { DriftLease } from '../mood/drift-lease.js';
+import type { DriftLease } from '../mood-ledger/drift-lease.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RedisKeys } from './keys.js';

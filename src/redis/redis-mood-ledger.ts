@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Subscription } from 'rxjs';
 import type { Bus } from '../bus/bus.js';
 import type { EmotionState } from '../emotions/state.js';
-import type { MoodChange, MoodLedger } from '../mood/mood-ledger.js';
+import type { MoodChange, MoodLedger } from '../mood-ledger/mood-ledger.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, unavailable, whenReady } from './connection.js';

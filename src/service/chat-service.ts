@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatSystem, ChatSystemDeps } from '../actors/chat-system.js';
+import type { ChatSystem, ChatSystemDeps } from '../system/chat-system.js';
 import { Bus } from '../bus/bus.js';
 import { EventLog } from '../bus/event-log.js';
 import type { ChatConfig } from '../config/chat-config.js';
 import { buildApp, type AppOptions } from '../http/app.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
-import type { MoodLedger } from '../mood/mood-ledger.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Replica } from '../redis/replica.js';
 import { Redactor } from '../runtime/secrets.js';
 import type { EmbeddedStore } from '../embedded/embedded-store.js';
-import { sessionBoundsOf } from '../sessions/session-bounds.js';
-import type { ConversationStore } from '../sessions/conversation-store.js';
+import { sessionBoundsOf } from '../conversations/session-bounds.js';
+import type { ConversationStore } from '../conversations/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
-import { loadSessionSecret } from '../sessions/session-secret.js';
+import { loadSessionSecret } from '../conversations/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
@@ -194,7 +194,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   }
   let createSystem: SystemFactory;
   try {
-    createSystem = options.createSystem ?? (await import('../actors/chat-system.js')).createChatSystem;
+    createSystem = options.createSystem ?? (await import('../system/chat-system.js')).createChatSystem;
   } catch (error) {
     return abandon('cannot load the chat system', error);
   }

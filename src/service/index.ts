@@ -8,10 +8,10 @@ export {
   type ProviderConfig,
   type TrustProxy,
 } from '../config/chat-config.js';
-export { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from '../sessions/conversation-store.js';
-export { MemoryConversationStore, type MemoryConversationStoreOptions } from '../sessions/memory-conversation-store.js';
-export type { MoodChange, MoodLedger } from '../mood/mood-ledger.js';
-export { LocalMoodLedger, MoodLedgerClosedError } from '../mood/local-mood-ledger.js';
+export { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from '../conversations/conversation-store.js';
+export { MemoryConversationStore, type MemoryConversationStoreOptions } from '../conversations/memory-conversation-store.js';
+export type { MoodChange, MoodLedger } from '../mood-ledger/mood-ledger.js';
+export { LocalMoodLedger, MoodLedgerClosedError } from '../mood-ledger/local-mood-ledger.js';
 export { buildApp, bodyLimitFor, POLL_INTERVAL_MS, type AppOptions } from '../http/app.js';
 export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS, contentSecurityPolicy, securityHeaders } from '../http/security-headers.js';
 export { sessionCookieAttributes, type CookiePolicy, type SessionCookieAttributes } from '../http/cookie-attributes.js';

@@ -13,7 +13,7 @@ export const LOADED_MESSAGE = { type: 'emotion-hub:loaded' } as const;
 export async function standBy(): Promise<void> {
   await Promise.all([
     import('../service/chat-service.js'),
-    import('../actors/chat-system.js'),
+    import('../system/chat-system.js'),
     import('../embedded/embedded-store.js'),
     import('../http/app.js'),
   ]);

@@ -4,8 +4,8 @@ import { createActor } from 'xstate';
 import { driftActor } from '../../src/actors/drift-actor.js';
 import type { EmotionDeltas } from '../../src/bus/events.js';
 import { driftDeltas } from '../../src/emotions/model.js';
-import { ALWAYS_HELD, type DriftLease } from '../../src/mood/drift-lease.js';
-import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
+import { ALWAYS_HELD, type DriftLease } from '../../src/mood-ledger/drift-lease.js';
+import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { seededRandom } from '../../src/runtime/random.js';
 

@@ -3,7 +3,7 @@ import { firstValueFrom } from 'rxjs';
 import t from 'tap';
 import { createActor } from 'xstate';
 import { persistenceActor } from '../../src/actors/persistence-actor.js';
-import { publishLate } from '../../src/actors/publish.js';
+import { publishLate } from '../../src/bus/publish-late.js';
 import { Bus } from '../../src/bus/bus.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { createLogger } from '../../src/runtime/logger.js';

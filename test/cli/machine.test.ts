@@ -5,11 +5,11 @@ import { createActor, createMachine, type AnyStateMachine, type AnyStateNode } f
 import { createSystemMachine } from '../../src/actors/system-machine.js';
 import { Bus } from '../../src/bus/bus.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
-import { ALWAYS_HELD } from '../../src/mood/drift-lease.js';
-import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
+import { ALWAYS_HELD } from '../../src/mood-ledger/drift-lease.js';
+import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
+import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 import { ROOT } from '../support/built-cli.js';
 
 settings.enableAutoTranspile = false;

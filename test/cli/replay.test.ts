@@ -7,7 +7,7 @@ import t from 'tap';
 import { Bus } from '../../src/bus/bus.js';
 import { readEventLog } from '../../src/bus/event-log-reader.js';
 import { defaultState, foldMoodChange, REPLAY_START } from '../../src/emotions/state.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';

@@ -4,7 +4,7 @@ import t from 'tap';
 import { DurableMoodLedger, type MoodJournal } from '../../src/embedded/durable-mood-ledger.js';
 import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedded-store.js';
 import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 
 const START = '2026-11-21T10:00:00.000Z';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import t from 'tap';
 import { AVATAR_SHAPES, EMOTION_NAMES } from '../../src/emotions/emotions.js';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 
 // The changes the mood ledger delivers, the only ones that move the emotions: processed chats
 // (decay, then the sentiment) and drift ticks. Chats drive emotions towards a bound (a run of

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ALWAYS_HELD } from '../../src/mood/drift-lease.js';
+import { ALWAYS_HELD } from '../../src/mood-ledger/drift-lease.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisDriftLease } from '../../src/redis/redis-drift-lease.js';
 import { capturedLogger } from '../support/captured-logger.js';

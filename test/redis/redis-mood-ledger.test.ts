@@ -2,7 +2,7 @@ import t from 'tap';
 import { Bus } from '../../src/bus/bus.js';
 import type { Test } from 'tap';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { RedisUnavailableError } from '../../src/redis/errors.js';
 import { redisKeys, type RedisKeys } from '../../src/redis/keys.js';
 import { replayMoodStream } from '../../src/redis/mood-history.js';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readEventLog } from '../../src/bus/event-log-reader.js';
 import { roundEmotions } from '../../src/emotions/model.js';
-import { foldEvent } from '../../src/actors/fold-event.js';
+import { foldEvent } from '../../src/replay/fold-event.js';
 import type { EmotionState } from '../../src/emotions/state.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { seededRandom } from '../../src/runtime/random.js';

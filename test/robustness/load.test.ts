@@ -3,7 +3,7 @@ import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
-import { replayEventLog } from '../../src/actors/replay.js';
+import { replayEventLog } from '../../src/replay/replay.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';

@@ -8,7 +8,7 @@ import { BASE_URL, completion, harness, ofType, modelList } from '../support/cha
 
 // docs/robustness.md, provider faults: what docs/specification.md#states says for each, at startup (the key
 // check) and during a chat, in one table. Cases already in
-// test/actors/chat-system.test.ts are not repeated: 429 and 401/403 at
+// test/system/chat-system.test.ts are not repeated: 429 and 401/403 at
 // startup, HTTP 500 and a blank reply during a chat.
 const KEY = 'sk-test-faults-0123456789';
 // Room for a loaded machine: a fault answered at once must never count as a timeout, so the

@@ -8,7 +8,7 @@ import { toEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { replayMoodStream } from '../../src/redis/mood-history.js';
 import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
-import { replayEventLog } from '../../src/actors/replay.js';
+import { replayEventLog } from '../../src/replay/replay.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { eventually } from '../support/eventually.js';
 import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
 import { roundEmotions } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { decodeMoodEntry, STREAM_START, type StreamPosition } from '../../src/redis/mood-entry.js';
 import { runBuiltCli } from '../support/built-cli.js';

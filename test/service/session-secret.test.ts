@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { SESSION_COOKIE } from '../../src/http/session.js';
-import { loadSessionSecret, SESSION_SECRET_FILE } from '../../src/sessions/session-secret.js';
+import { loadSessionSecret, SESSION_SECRET_FILE } from '../../src/conversations/session-secret.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';
 import { startRedisServer } from '../support/redis-server.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { replayEventLog } from '../../src/actors/replay.js';
+import { replayEventLog } from '../../src/replay/replay.js';
 import { DEFAULT_EMOTIONS, DECAY_FACTOR, round2 } from '../../src/emotions/model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { completion, modelList } from '../support/chat-system-harness.js';

@@ -3,7 +3,7 @@ import { createActor } from 'xstate';
 import { emotionsActor } from '../../src/actors/emotions-actor.js';
 import type { Bus } from '../../src/bus/bus.js';
 import type { EmotionState, MoodChange } from '../../src/emotions/state.js';
-import type { MoodLedger } from '../../src/mood/mood-ledger.js';
+import type { MoodLedger } from '../../src/mood-ledger/mood-ledger.js';
 
 /**
  * The mood's real owner (the emotions actor) on `bus`, following `ledger` from `initial`, as the

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { join } from 'node:path';
 import type { Test } from 'tap';
-import { createChatSystem } from '../../src/actors/chat-system.js';
+import { createChatSystem } from '../../src/system/chat-system.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';

@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core/command';
-import { machineJson } from '../../actors/machine-json.js';
+import { machineJson } from '../../system/machine-json.js';
 import { printableSystemMachine } from '../../actors/system-machine.js';
 
 export default class Machine extends Command {

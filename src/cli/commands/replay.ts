@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
-import { replayEventLog } from '../../actors/replay.js';
+import { replayEventLog } from '../../replay/replay.js';
 import type { EmotionState } from '../../emotions/state.js';
 import { serializeState } from '../../persistence/emotions-file.js';
 import { DEFAULT_REDIS_PREFIX } from '../../redis/keys.js';

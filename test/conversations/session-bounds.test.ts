@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { openEmbeddedStore } from '../../src/embedded/embedded-store.js';
 import { fixedClock } from '../../src/runtime/clock.js';
-import type { ConversationStore } from '../../src/sessions/conversation-store.js';
-import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
-import { conversationBytes, withExchange, type SessionBounds } from '../../src/sessions/session-bounds.js';
+import type { ConversationStore } from '../../src/conversations/conversation-store.js';
+import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
+import { conversationBytes, withExchange, type SessionBounds } from '../../src/conversations/session-bounds.js';
 
 // MAX_SESSION_BYTES, MAX_SESSIONS and SESSION_IDLE_MS hold alike in the in-process store and the embedded one.
 const START = '2026-11-21T10:00:00.000Z';

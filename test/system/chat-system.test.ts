@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { firstValueFrom, skip } from 'rxjs';
 import t from 'tap';
-import type { ConversationStore } from '../../src/sessions/conversation-store.js';
+import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
@@ -316,7 +316,7 @@ t.test('after stop the drift is over', async (t) => {
 });
 
 t.test('a bug inside the machine is a failure like any other: one fatal line, exit 1', async (t) => {
-  const { createChatSystem } = await import('../../src/actors/chat-system.js');
+  const { createChatSystem } = await import('../../src/system/chat-system.js');
   const { Bus } = await import('../../src/bus/bus.js');
   const { loadChatConfig } = await import('../../src/config/chat-config.js');
   const { createLogger } = await import('../../src/runtime/logger.js');
@@ -414,7 +414,7 @@ t.test('credentials in the base URL never reach a log line', async (t) => {
 t.test('a chat whose change the ledger refuses is rejected as unavailable and changes nothing', async (t) => {
   nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Lovely.'));
   modelsOk();
-  const local = new (await import('../../src/mood/local-mood-ledger.js')).LocalMoodLedger();
+  const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
   const refusing = Object.assign(Object.create(local) as typeof local, {
     append: async () => {
       throw new Error('the stream is gone');
@@ -445,10 +445,10 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
       return completion(`Reply ${prompts.length}.`);
     });
   modelsOk();
-  const local = new (await import('../../src/mood/local-mood-ledger.js')).LocalMoodLedger();
+  const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
   let refusals = 1;
   const refusingOnce = Object.assign(Object.create(local) as typeof local, {
-    append: async (change: import('../../src/mood/mood-ledger.js').MoodChange) => {
+    append: async (change: import('../../src/mood-ledger/mood-ledger.js').MoodChange) => {
       if (refusals-- > 0) throw new Error('the stream is gone');
       return local.append(change);
     },
@@ -494,11 +494,11 @@ t.test('a chat whose conversation cannot be read is rejected as unavailable, bef
 });
 
 t.test('with a ledger that delivers later, a chat answers only once its own change is back, with the state after it', async (t) => {
-  const { LocalMoodLedger } = await import('../../src/mood/local-mood-ledger.js');
-  const queued: import('../../src/mood/mood-ledger.js').MoodChange[] = [];
+  const { LocalMoodLedger } = await import('../../src/mood-ledger/local-mood-ledger.js');
+  const queued: import('../../src/mood-ledger/mood-ledger.js').MoodChange[] = [];
   const local = new LocalMoodLedger();
   const deferred = Object.assign(Object.create(local) as typeof local, {
-    append: async (change: import('../../src/mood/mood-ledger.js').MoodChange) => void queued.push(change),
+    append: async (change: import('../../src/mood-ledger/mood-ledger.js').MoodChange) => void queued.push(change),
     deliver: () => queued.splice(0).forEach((change) => void local.append(change)),
   });
   nock('http://llm.test').post('/v1/chat/completions').times(2).reply(200, completion('ok'));

@@ -2,16 +2,16 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import t, { type Test } from 'tap';
 import { createActor } from 'xstate';
-import { inspectionFromEnv } from '../../src/actors/inspect.js';
-import { InspectorSocket } from '../../src/actors/inspect-socket.js';
+import { inspectionFromEnv } from '../../src/system/inspect.js';
+import { InspectorSocket } from '../../src/system/inspect-socket.js';
 import { createSystemMachine } from '../../src/actors/system-machine.js';
 import { Bus } from '../../src/bus/bus.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import { ALWAYS_HELD } from '../../src/mood/drift-lease.js';
-import { LocalMoodLedger } from '../../src/mood/local-mood-ledger.js';
-import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
+import { ALWAYS_HELD } from '../../src/mood-ledger/drift-lease.js';
+import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
+import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 import { eventually } from '../support/eventually.js';
 
 interface Server {

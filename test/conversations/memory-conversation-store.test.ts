@@ -1,7 +1,7 @@
 import t from 'tap';
 import { fixedClock } from '../../src/runtime/clock.js';
-import { DEFAULT_MEMORY_EXCHANGES } from '../../src/sessions/conversation-store.js';
-import { MemoryConversationStore } from '../../src/sessions/memory-conversation-store.js';
+import { DEFAULT_MEMORY_EXCHANGES } from '../../src/conversations/conversation-store.js';
+import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { LocalMoodLedger, MoodLedgerClosedError } from '../../src/mood/local-mood-ledger.js';
-import type { MoodChange } from '../../src/mood/mood-ledger.js';
+import { LocalMoodLedger, MoodLedgerClosedError } from '../../src/mood-ledger/local-mood-ledger.js';
+import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 
 const AT = '2026-11-21T10:00:00.000Z';
 const chat = (correlationId: string): MoodChange => ({

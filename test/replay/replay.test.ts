@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import t from 'tap';
-import { replayEventLog, replayEvents } from '../../src/actors/replay.js';
+import { replayEventLog, replayEvents } from '../../src/replay/replay.js';
 import { EventLog } from '../../src/bus/event-log.js';
 import { EventLogLineError, type LoggedEvent } from '../../src/bus/event-log-reader.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';

@@ -7,15 +7,15 @@ import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import type { EmotionState } from '../emotions/state.js';
-import { ALWAYS_HELD, type DriftLease } from '../mood/drift-lease.js';
-import { LocalMoodLedger } from '../mood/local-mood-ledger.js';
-import type { MoodLedger } from '../mood/mood-ledger.js';
-import type { ConversationStore } from '../sessions/conversation-store.js';
-import { MemoryConversationStore } from '../sessions/memory-conversation-store.js';
-import { sessionBoundsOf } from '../sessions/session-bounds.js';
+import { ALWAYS_HELD, type DriftLease } from '../mood-ledger/drift-lease.js';
+import { LocalMoodLedger } from '../mood-ledger/local-mood-ledger.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
+import type { ConversationStore } from '../conversations/conversation-store.js';
+import { MemoryConversationStore } from '../conversations/memory-conversation-store.js';
+import { sessionBoundsOf } from '../conversations/session-bounds.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
-import { requestFlush } from './persistence-actor.js';
-import { createSystemMachine, phaseOf } from './system-machine.js';
+import { requestFlush } from '../actors/persistence-actor.js';
+import { createSystemMachine, phaseOf } from '../actors/system-machine.js';
 
 export interface ChatSystemDeps {
   bus: Bus;

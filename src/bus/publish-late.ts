@@ -1,6 +1,6 @@
-import type { Bus } from '../bus/bus.js';
-import { BusClosedError } from '../bus/errors.js';
-import type { EventInput } from '../bus/events.js';
+import type { Bus } from './bus.js';
+import { BusClosedError } from './errors.js';
+import type { EventInput } from './events.js';
 
 /**
  * Publishes from an asynchronous callback (a finished provider call or file write) that may land

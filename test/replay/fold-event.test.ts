@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { BusEvent } from '../../src/bus/events.js';
 import { applyDrift, DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
-import { foldEvent } from '../../src/actors/fold-event.js';
+import { foldEvent } from '../../src/replay/fold-event.js';
 import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
 
 const at = '2026-11-21T10:00:00.000Z';

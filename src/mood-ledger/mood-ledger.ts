@@ -1,6 +1,6 @@
 import type { MoodChange } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
-import type { ExchangeTimes } from '../sessions/conversation-store.js';
+import type { ExchangeTimes } from '../conversations/conversation-store.js';
 
 export type { MoodChange } from '../emotions/emotions.js';
 
