@@ -50,8 +50,8 @@ t.test('without a ws:// XSTATE_INSPECT, neither @statelyai/inspect nor ws is loa
   // A fresh process: the package entry, then inspection set to `log`; CommonJS modules they load land in require.cache.
   const script = `
     import { createRequire } from 'node:module';
-    const { inspectionFromEnv } = await import('../actors/dist/actors/inspect.js');
-    await import('../actors/dist/index.js');
+    const { inspectionFromEnv } = await import('./dist/system/inspect.js');
+    await import('./dist/index.js');
     inspectionFromEnv({ XSTATE_INSPECT: 'log' }, { debug() {}, warn() {} });
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((path) => /node_modules\\/(ws|isomorphic-ws|superjson)\\//.test(path));
     console.log(JSON.stringify(loaded));`;
