@@ -5,12 +5,12 @@ import type { ChatExchange } from '../mood-ledger/mood-ledger.js';
 import {
   DEFAULT_MEMORY_EXCHANGES,
   UNKNOWN_TIME,
-  untimed,
   type ConversationStore,
   type ConversationTurn,
   type ExchangeTimes,
   type TimedTurn,
 } from '../conversations/conversation-store.js';
+import { HeldConversations } from '../conversations/held-conversations.js';
 import { conversationBytes, sessionCacheOptions, withExchange, type SessionBounds } from '../conversations/session-bounds.js';
 
 /** One session's record on disk: its turns, and when it last changed (the idle time counts from it after a restart). */
@@ -33,42 +33,25 @@ export interface LmdbConversationStoreOptions extends SessionBounds {
  * inside the caller's transaction), so it lasts exactly when the chat's change does. At open, the
  * cache is rebuilt from disk in the order the sessions last changed.
  */
-export class LmdbConversationStore implements ConversationStore {
+export class LmdbConversationStore extends HeldConversations implements ConversationStore {
   readonly #db: Database<StoredConversation, string>;
-  readonly #sessions: LRUCache<string, readonly TimedTurn[]>;
   readonly #options: LmdbConversationStoreOptions;
   readonly #maxTurns: number;
 
   constructor(db: Database<StoredConversation, string>, options: LmdbConversationStoreOptions) {
+    super(
+      new LRUCache<string, readonly TimedTurn[]>({
+        ...sessionCacheOptions<readonly TimedTurn[]>(options, conversationBytes),
+        // Forgotten (pushed out, idle, deleted): gone from disk too. A replaced value ('set') is rewritten by its writer.
+        dispose: (_turns, session, reason) => {
+          if (reason !== 'set') db.remove(session).catch(() => undefined);
+        },
+      }),
+    );
     this.#db = db;
     this.#options = options;
     this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
-    this.#sessions = new LRUCache<string, readonly TimedTurn[]>({
-      ...sessionCacheOptions<readonly TimedTurn[]>(options, conversationBytes),
-      // Forgotten (pushed out, idle, deleted): gone from disk too. A replaced value ('set') is rewritten by its writer.
-      dispose: (_turns, session, reason) => {
-        if (reason !== 'set') this.#db.remove(session).catch(() => undefined);
-      },
-    });
     this.#rebuild();
-  }
-
-  /** Sessions currently held (stale ones included until they are touched or pushed out). */
-  get size(): number {
-    return this.#sessions.size;
-  }
-
-  /** The held conversations' text in UTF-8 bytes. */
-  get bytes(): number {
-    return this.#sessions.calculatedSize;
-  }
-
-  async history(sessionId: string): Promise<readonly ConversationTurn[]> {
-    return untimed(await this.messages(sessionId));
-  }
-
-  async messages(sessionId: string): Promise<readonly TimedTurn[]> {
-    return this.#sessions.get(sessionId) ?? [];
   }
 
   async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
@@ -78,7 +61,7 @@ export class LmdbConversationStore implements ConversationStore {
   /** Forgets the conversation on disk first (a failed removal forgets nothing and says so), then in the index. */
   async forget(sessionId: string): Promise<void> {
     await this.#db.remove(sessionId);
-    this.#sessions.delete(sessionId);
+    this.sessions.delete(sessionId);
   }
 
   /**
@@ -86,9 +69,9 @@ export class LmdbConversationStore implements ConversationStore {
    * transaction; returns what to call once that transaction has committed (the index learns of it).
    */
   stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes }): () => void {
-    const turns = withExchange(this.#sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes);
+    const turns = withExchange(this.sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes);
     this.#db.putSync(session, { turns, touched: epochMs(this.#options.clock) });
-    return () => this.#sessions.set(session, turns);
+    return () => this.sessions.set(session, turns);
   }
 
   async close(): Promise<void> {
@@ -109,6 +92,6 @@ export class LmdbConversationStore implements ConversationStore {
         });
     }
     sessions.sort((a, b) => a.touched - b.touched);
-    for (const { session, turns, touched } of sessions) this.#sessions.set(session, turns, { start: touched });
+    for (const { session, turns, touched } of sessions) this.sessions.set(session, turns, { start: touched });
   }
 }
