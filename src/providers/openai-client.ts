@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { withoutCredentials } from '../runtime/url-credentials.js';
+import { abortHonoringFetch } from './abort-honoring-fetch.js';
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -18,7 +19,7 @@ export function createProviderClient(provider: ProviderConfig, options: ClientOp
     baseURL: provider.baseURL,
     timeout: options.timeoutMs,
     maxRetries: options.maxRetries,
-    fetch: options.fetch,
+    fetch: abortHonoringFetch(options.fetch),
   });
 }
 
