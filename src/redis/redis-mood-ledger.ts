@@ -235,7 +235,7 @@ export class RedisMoodLedger implements MoodLedger {
    * Compares this replica with what Redis holds. No snapshot, or an entry counter behind the
    * entries this replica has read, means Redis lost data: the replica writes its state back (the
    * highest entry number wins, and the counter follows it). A snapshot ahead of this replica is
-   * taken, as a `snapshot` change. Resolves whether one was taken.
+   * taken, as a `snapshot` change, unless the entries it covers can still be read. Resolves whether one was taken.
    */
   async #reconcile(): Promise<boolean> {
     const { client, keys, logger, retentionMs = DEFAULT_STREAM_RETENTION_MS } = this.#options;
@@ -249,8 +249,18 @@ export class RedisMoodLedger implements MoodLedger {
       snapshot = await loadMoodSnapshot(client, keys);
     }
     if (snapshot === undefined || snapshot.position.seq <= this.#position.seq) return false;
+    // Only the reader was away (others appended and saved meanwhile): the entries are still there,
+    // and each is delivered, as on every other replica, rather than a snapshot in their place.
+    if (await this.#nextEntryKept()) return false;
     this.#deliver(snapshot.position, { kind: 'snapshot', state: snapshot.state, at: snapshot.state.lastUpdated });
     return true;
+  }
+
+  /** Whether the stream still holds the entry after this replica's position. */
+  async #nextEntryKept(): Promise<boolean> {
+    const { client, keys } = this.#options;
+    const [raw] = (await client.xrange(keys.moodStream, `(${this.#position.id}`, '+', 'COUNT', 1)) as [string, string[]][];
+    return raw !== undefined && stepOf(this.#position, decodeMoodEntry(raw, this.#position)) === 'next';
   }
 
   #deliver(position: StreamPosition, change: MoodChange): void {
