@@ -2,7 +2,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { open } from 'lmdb';
 import type { EmotionState } from '../emotions/state.js';
 import type { ChatExchange } from '../mood-ledger/mood-ledger.js';
-import { parseEmotionsFile, serializeState } from '../persistence/emotions-file.js';
+import { parseEmotionsFile, toEmotionsFile } from '../persistence/emotions-file.js';
 import type { SessionBounds } from '../conversations/session-bounds.js';
 import { DurableMoodLedger, type MoodJournal } from './durable-mood-ledger.js';
 import { LmdbConversationStore, type StoredConversation } from './lmdb-conversation-store.js';
@@ -44,7 +44,8 @@ export function openEmbeddedStore(emotionsFile: string, bounds: SessionBounds): 
       kept: stored === undefined ? undefined : parseEmotionsFile(`${path} (mood)`, stored),
       commit(state: EmotionState, exchange: ChatExchange | undefined): void {
         const noteExchange = env.transactionSync(() => {
-          moodDb.putSync(STATE_KEY, serializeState(state));
+          // Compact: the file's layout without its indentation, which would double the text each chat encodes.
+          moodDb.putSync(STATE_KEY, JSON.stringify(toEmotionsFile(state)));
           return exchange === undefined ? undefined : conversations.stage(exchange);
         });
         noteExchange?.();
