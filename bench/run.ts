@@ -8,11 +8,11 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
 import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 import { measureSessionMemory } from './session-memory.js';
-import { measureStreams, openListeners, quantile } from './lib/streams.js';
+import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const chats = Number(process.env.BENCH_CHATS ?? 100_000);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const rows: BenchRow[] = [];
@@ -35,6 +35,9 @@ const figures = ({ load: f, cpuUsPerRequest }: { load: LoadFigures; cpuUsPerRequ
   `${Math.round(f.requestsPerSecond).toLocaleString('en')} req/s, ${cpuUsPerRequest === undefined ? '' : `${Math.round(cpuUsPerRequest)} µs CPU/req, `}p99 ${f.p99Ms} ms${f.errors + f.non2xx ? `, ${f.errors} errors, ${f.non2xx} non-2xx` : ''}`;
 
 async function measure(server: ServerProcess, options: LoadOptions): Promise<Measured> {
+  // A second of the same load first, untimed: a server idle while the other was measured has let its
+  // heap shrink, and the first moments after would count against whichever went first.
+  await measureLoad({ ...options, durationSeconds: 1 });
   const before = await server.cpuMicros();
   const load = await measureLoad(options);
   return { load, cpuUsPerRequest: ((await server.cpuMicros()) - before) / Math.max(1, load.requests) };
@@ -43,7 +46,8 @@ async function measure(server: ServerProcess, options: LoadOptions): Promise<Mea
 /**
  * Warms both up, then measures the baseline and the product in alternating rounds, alike. The
  * machine may be shared: the load of other processes drifts over seconds, so each round's ratio
- * compares two neighbouring measurements, and the row shows the round with the median ratio.
+ * compares two neighbouring measurements (in turn the baseline first and the product first), and
+ * the row shows the round with the median ratio.
  */
 async function compare(
   scenario: string,
@@ -51,13 +55,17 @@ async function compare(
   [productServer, product]: [ServerProcess, LoadOptions],
   [baselineServer, baseline]: [ServerProcess, LoadOptions],
 ): Promise<void> {
-  await measureLoad({ ...baseline, durationSeconds: 1 });
-  await measureLoad({ ...product, durationSeconds: 1 });
+  // A server under a new load takes seconds to settle (its code optimized, its heap sized): a round's worth each.
+  await measureLoad(baseline);
+  await measureLoad(product);
   const measured: { base: Measured; product: Measured; ratio: number }[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    const base = await measure(baselineServer, baseline);
+    // Which goes first alternates too: a machine still speeding up (or slowing down) favours neither.
+    const first = round % 2 === 0;
+    const base = first ? await measure(baselineServer, baseline) : undefined;
     const ofProduct = await measure(productServer, product);
-    measured.push({ base, product: ofProduct, ratio: ofProduct.load.requestsPerSecond / base.load.requestsPerSecond });
+    const ofBase = base ?? (await measure(baselineServer, baseline));
+    measured.push({ base: ofBase, product: ofProduct, ratio: ofProduct.load.requestsPerSecond / ofBase.load.requestsPerSecond });
   }
   const failures = measured.reduce((sum, round) => sum + round.product.load.errors + round.product.load.non2xx, 0);
   const median = [...measured].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds / 2)]!;
@@ -107,8 +115,8 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     // Measured, with no target: a real model call takes hundreds of milliseconds, so the service's own
     // share of a chat (tens of microseconds) is not what a visitor feels.
     await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
-    // Only the product wrote: its 1 s warm-up and its measured rounds of sustained chats.
-    const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / (rounds * seconds + 1);
+    // Only the product wrote: its warm-up and its measured rounds of sustained chats, each `seconds` long.
+    const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / ((rounds + 1) * seconds);
     rows.push({
       scenario: 'emotions file writes under chat load',
       product: `${perSecond.toFixed(1)} writes/s`,
@@ -296,21 +304,15 @@ async function sessionMemoryScenario(): Promise<void> {
 async function streamScenario(): Promise<void> {
   const chat = await startServerProcess('chat');
   const direct = await startServerProcess('chat-stream-direct');
-  const body = chatPost.body;
   try {
-    await measureStreams(`${chat.url}/api/chat`, 50, 1, body);
-    await measureStreams(`${direct.url}/chat`, 50, 1, body);
-    // Alternating rounds, as compare() does: the machine's other load drifts over seconds, so each
-    // round compares two neighbouring runs, and the row shows the round with the median p50 added.
-    const measured = [];
-    for (let round = 0; round < rounds; round += 1) {
-      const base = await measureStreams(`${direct.url}/chat`, 50, seconds, body);
-      const product = await measureStreams(`${chat.url}/api/chat`, 50, seconds, body);
-      const added = (q: number) => quantile(product.firstTokenMs, q) - quantile(base.firstTokenMs, q);
-      measured.push({ base, product, p50: added(0.5), p99: added(0.99) });
-    }
-    const { base, product, p50, p99 } = [...measured].sort((a, b) => a.p50 - b.p50)[Math.floor(rounds / 2)]!;
-    const ttft = (f: typeof product) =>
+    // Many short rounds: a first token is a moment, and each round yields hundreds of them.
+    const { product, base } = await alternatingStreams(`${chat.url}/api/chat`, `${direct.url}/chat`, 50, {
+      count: rounds * 3,
+      roundSeconds: seconds / 3,
+    });
+    const added = (q: number) => quantile(product.firstTokenMs, q) - quantile(base.firstTokenMs, q);
+    const [p50, p99] = [added(0.5), added(0.99)];
+    const ttft = (f: StreamFigures) =>
       `first token p50 ${quantile(f.firstTokenMs, 0.5).toFixed(1)} ms, p99 ${quantile(f.firstTokenMs, 0.99).toFixed(1)} ms (${f.streams} streams${f.errors ? `, ${f.errors} errors` : ''})`;
     rows.push({
       scenario: `streamed chat, 50 at once: added time to first token (p50; p99 ${p99.toFixed(1)} ms)`,
@@ -320,27 +322,54 @@ async function streamScenario(): Promise<void> {
       target: '≤ 5 ms p50, ≤ 20 ms p99',
       met: p50 <= 5 && p99 <= 20 && product.errors === 0,
     });
-    console.error(
-      `streams: added first token per round ${measured.map((m) => `p50 ${m.p50.toFixed(1)} / p99 ${m.p99.toFixed(1)} ms`).join(', ')}`,
-    );
-    const wide = await measureStreams(`${chat.url}/api/chat`, 200, seconds, body);
-    const wideBase = await measureStreams(`${direct.url}/chat`, 200, seconds, body);
-    const rate = (f: typeof wide) =>
+    console.error(`streams: added first token p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
+    // Rounds of the full length: the 200 streams take a stream's length to start, and the rate is of the steady state.
+    const wide = await alternatingStreams(`${chat.url}/api/chat`, `${direct.url}/chat`, 200, { count: rounds, roundSeconds: seconds });
+    const rate = (f: StreamFigures) =>
       `${Math.round(f.tokensPerSecond).toLocaleString('en')} tokens/s (${f.streams} streams${f.errors ? `, ${f.errors} errors` : ''})`;
-    const ratio = wide.tokensPerSecond / wideBase.tokensPerSecond;
+    const ratio = wide.product.tokensPerSecond / wide.base.tokensPerSecond;
     rows.push({
       scenario: `streamed chat, 200 at once: tokens per second (${STREAM_TOKENS} pieces, one per ${TOKEN_MS} ms)`,
-      product: rate(wide),
-      baseline: rate(wideBase),
+      product: rate(wide.product),
+      baseline: rate(wide.base),
       ratio,
       target: '≥ 0.9',
-      met: ratio >= 0.9 && wide.errors === 0,
+      met: ratio >= 0.9 && wide.product.errors === 0,
     });
     console.error(`streams: tokens/s ratio ${ratio.toFixed(2)}`);
   } finally {
     await chat.stop();
     await direct.stop();
   }
+}
+
+/**
+ * `concurrency` streamed chats on each URL, in short alternating rounds, pooled per side: the
+ * machine's other load drifts over seconds, and each side gets its share of every stretch of it.
+ * The streams start spread over one stream's length, so the load is steady rather than in waves.
+ */
+async function alternatingStreams(
+  productUrl: string,
+  baseUrl: string,
+  concurrency: number,
+  { count, roundSeconds }: { count: number; roundSeconds: number },
+): Promise<{ product: StreamFigures; base: StreamFigures }> {
+  const run = (url: string, durationSeconds: number) =>
+    measureStreams(url, concurrency, durationSeconds, chatPost.body, STREAM_TOKENS * TOKEN_MS);
+  await run(productUrl, 1);
+  await run(baseUrl, 1);
+  const runs = { product: [] as StreamFigures[], base: [] as StreamFigures[] };
+  for (let round = 0; round < count; round += 1) {
+    runs.base.push(await run(baseUrl, roundSeconds));
+    runs.product.push(await run(productUrl, roundSeconds));
+  }
+  const pool = (of: StreamFigures[]): StreamFigures => ({
+    firstTokenMs: of.flatMap((one) => one.firstTokenMs),
+    tokensPerSecond: of.reduce((sum, one) => sum + one.tokensPerSecond, 0) / of.length,
+    streams: of.reduce((sum, one) => sum + one.streams, 0),
+    errors: of.reduce((sum, one) => sum + one.errors, 0),
+  });
+  return { product: pool(runs.product), base: pool(runs.base) };
 }
 
 /** 1,000 listeners on GET /api/events: how long a change takes to reach all of them, and what they cost the server. */
@@ -387,20 +416,6 @@ async function pushScenario(): Promise<void> {
   }
 }
 
-// BENCH_ONLY=live measures the streamed chat and the pushed mood alone.
-if (process.env.BENCH_ONLY === 'live') {
-  const liveProvider = await startServerProcess('openai-provider');
-  process.env.BENCH_PROVIDER_URL = liveProvider.url;
-  await streamScenario();
-  await pushScenario();
-  await liveProvider.stop();
-  console.log(`\nemotion-hub benchmark (live rows), ${seconds} s per load, ${machineLine()}\n`);
-  console.log(markdownTable(rows));
-  process.exit(0);
-}
-
-await sessionMemoryScenario();
-
 /** Importing each package entry, by its name as a user's code does, against a bare node. */
 async function importScenario(): Promise<void> {
   const node = await medianRunMs(process.execPath, ['-e', '0'], { cwd: root });
@@ -446,26 +461,48 @@ async function firstAnswerScenario(): Promise<void> {
   });
 }
 
+/** The scenarios, in the order they run; `BENCH_ONLY=live,store` runs those alone. */
+const SCENARIOS: Record<string, () => Promise<void>> = {
+  memory: sessionMemoryScenario,
+  http: async () => {
+    const baseline = await startServerProcess('baseline');
+    try {
+      await httpScenarios(baseline);
+      await webhookScenario(baseline);
+    } finally {
+      await baseline.stop();
+    }
+  },
+  store: embeddedStoreScenario,
+  live: async () => {
+    await streamScenario();
+    await pushScenario();
+  },
+  replicas: replicaScenario,
+  start: async () => {
+    await coldStartScenario();
+    await importScenario();
+    await firstAnswerScenario();
+  },
+};
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !(name in SCENARIOS));
+if (unknown?.length) throw new Error(`BENCH_ONLY: no scenario ${unknown.join(', ')} (there are ${Object.keys(SCENARIOS).join(', ')})`);
+
 // Every chat server (product, baseline route, replicas) reaches the same instant stand-in provider over
 // loopback HTTP, as a deployment reaches its provider; the children inherit its address.
 const provider = await startServerProcess('openai-provider');
 process.env.BENCH_PROVIDER_URL = provider.url;
-const baseline = await startServerProcess('baseline');
 try {
-  await httpScenarios(baseline);
-  await webhookScenario(baseline);
+  for (const [name, scenario] of Object.entries(SCENARIOS)) if (!only || only.includes(name)) await scenario();
 } finally {
-  await baseline.stop();
+  await provider.stop();
 }
-await embeddedStoreScenario();
-await streamScenario();
-await pushScenario();
-await replicaScenario();
-await provider.stop();
-await coldStartScenario();
-await importScenario();
-await firstAnswerScenario();
 
-console.log(`\nemotion-hub benchmark, ${seconds} s per load, ${machineLine()}\n`);
+console.log(`\nemotion-hub benchmark${only ? ` (${only.join(', ')})` : ''}, ${seconds} s per load, ${machineLine()}\n`);
 console.log(markdownTable(rows));
-if (process.argv.includes('--write-docs')) writeFigures(`${root}docs/performance.md`, rows, new Date());
+// Figures of a part of the bench would replace the whole table: only a full run writes the docs.
+if (process.argv.includes('--write-docs')) {
+  if (only) throw new Error('--write-docs records a full run: leave BENCH_ONLY unset');
+  writeFigures(`${root}docs/performance.md`, rows, new Date());
+}

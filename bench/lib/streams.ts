@@ -55,8 +55,18 @@ function oneStream(url: URL, agent: Agent, body: string): Promise<{ firstTokenMs
   });
 }
 
-/** `concurrency` streamed chats at a time, each followed by the next, for `durationSeconds`. */
-export async function measureStreams(url: string, concurrency: number, durationSeconds: number, body: string): Promise<StreamFigures> {
+/**
+ * `concurrency` streamed chats at a time, each followed by the next, for `durationSeconds`. The
+ * streams start `rampMs / concurrency` apart: started together, equal streams stay in step, every
+ * first token lands in one burst, and the time to first token measures the burst, not the server.
+ */
+export async function measureStreams(
+  url: string,
+  concurrency: number,
+  durationSeconds: number,
+  body: string,
+  rampMs = 0,
+): Promise<StreamFigures> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const firstTokenMs: number[] = [];
@@ -65,7 +75,8 @@ export async function measureStreams(url: string, concurrency: number, durationS
   const started = performance.now();
   const deadline = started + durationSeconds * 1000;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, index) => {
+      await new Promise((resolve) => setTimeout(resolve, (index * rampMs) / concurrency));
       while (performance.now() < deadline) {
         try {
           const result = await oneStream(target, agent, body);
