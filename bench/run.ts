@@ -111,31 +111,34 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     await compare('GET /api/avatar vs bare GET', 0.85, [chat, get(`${chat.url}/api/avatar`)], [baseline, get(`${baseline.url}/avatar`)]);
     await compare('GET /health vs bare GET', 0.95, [chat, get(`${chat.url}/health`)], [baseline, get(`${baseline.url}/health`)]);
 
-    const writesBefore = (await chat.stats()).writes ?? 0;
     // Measured, with no target: a real model call takes hundreds of milliseconds, so the service's own
     // share of a chat (tens of microseconds) is not what a visitor feels.
     await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
-    // Only the product wrote: its warm-up and its measured rounds of sustained chats, each `seconds` long.
-    const perSecond = (((await chat.stats()).writes ?? 0) - writesBefore) / ((rounds + 1) * seconds);
+
+    // Every chat of this run is a new visitor (no cookie): the conversation store stays bounded by MAX_SESSIONS.
+    const before = await chat.stats();
+    const started = performance.now();
+    const load = await measureLoad({ ...chatPost, url: `${chat.url}/api/chat`, durationSeconds: 3600, amount: chats });
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    const after = await chat.stats();
+    const perSecond = ((after.writes ?? 0) - (before.writes ?? 0)) / elapsedSeconds;
     rows.push({
       scenario: 'emotions file writes under chat load',
-      product: `${perSecond.toFixed(1)} writes/s`,
+      product: `${perSecond.toFixed(1)} writes/s (${Math.round(load.requests / elapsedSeconds)} chats/s)`,
       baseline: '-',
       ratio: perSecond / 10,
       target: '≤ 10 writes/s',
       met: perSecond <= 10,
     });
-
-    // Every chat of this run is a new visitor (no cookie): the conversation store stays bounded by MAX_SESSIONS.
-    const before = await chat.stats();
-    const load = await measureLoad({ ...chatPost, url: `${chat.url}/api/chat`, durationSeconds: 3600, amount: chats });
-    const after = await chat.stats();
-    const growthMb = ((after.rss ?? 0) - (before.rss ?? 0)) / 2 ** 20;
+    // The process's own memory: resident pages of mapped files (the embedded database's) belong to
+    // the page cache, which the system reclaims; they are shown, not counted.
+    const mb = (bytes: number | undefined) => ((bytes ?? 0) / 2 ** 20).toFixed(1);
+    const growthMb = ((after.rssAnon ?? 0) - (before.rssAnon ?? 0)) / 2 ** 20;
     rows.push({
-      scenario: `RSS after ${load.requests.toLocaleString('en')} chats (after GC)`,
-      product: `${((after.rss ?? 0) / 2 ** 20).toFixed(1)} MB (heap ${((after.heapUsed ?? 0) / 2 ** 20).toFixed(1)} MB)`,
-      baseline: `${((before.rss ?? 0) / 2 ** 20).toFixed(1)} MB before`,
-      ratio: (after.rss ?? 0) / (before.rss ?? 1),
+      scenario: `resident memory after ${load.requests.toLocaleString('en')} chats (after GC, mapped files apart)`,
+      product: `${mb(after.rssAnon)} MB (heap ${mb(after.heapUsed)} MB; mapped files ${mb(after.rssFile)} MB)`,
+      baseline: `${mb(before.rssAnon)} MB before (mapped files ${mb(before.rssFile)} MB)`,
+      ratio: (after.rssAnon ?? 0) / (before.rssAnon ?? 1),
       target: '≤ +30 MB',
       met: growthMb <= 30 && load.errors + load.non2xx === 0,
     });

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
@@ -70,6 +71,22 @@ export function reportListening(url: string, collect: () => Record<string, numbe
 /** Resident memory after a full collection, in bytes (needs --expose-gc). */
 export function memoryAfterGc(): Record<string, number> {
   globalThis.gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rss, heapUsed };
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, ...residentParts() };
+}
+
+/**
+ * Resident memory in its parts (Linux): `rssAnon` is the process's own, `rssFile` the pages of
+ * mapped files, such as the embedded database's, which the operating system's page cache holds
+ * and reclaims. Empty where /proc is not there.
+ */
+function residentParts(): Record<string, number> {
+  let status: string;
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return {};
+  }
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile') };
 }
