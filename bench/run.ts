@@ -61,11 +61,10 @@ async function compare(
   const measured: { base: Measured; product: Measured; ratio: number }[] = [];
   for (let round = 0; round < rounds; round += 1) {
     // Which goes first alternates too: a machine still speeding up (or slowing down) favours neither.
-    const first = round % 2 === 0;
-    const base = first ? await measure(baselineServer, baseline) : undefined;
+    let base = round % 2 === 0 ? await measure(baselineServer, baseline) : undefined;
     const ofProduct = await measure(productServer, product);
-    const ofBase = base ?? (await measure(baselineServer, baseline));
-    measured.push({ base: ofBase, product: ofProduct, ratio: ofProduct.load.requestsPerSecond / ofBase.load.requestsPerSecond });
+    base ??= await measure(baselineServer, baseline);
+    measured.push({ base, product: ofProduct, ratio: ofProduct.load.requestsPerSecond / base.load.requestsPerSecond });
   }
   const failures = measured.reduce((sum, round) => sum + round.product.load.errors + round.product.load.non2xx, 0);
   const median = [...measured].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds / 2)]!;
@@ -136,7 +135,7 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     const growthMb = ((after.rssAnon ?? 0) - (before.rssAnon ?? 0)) / 2 ** 20;
     rows.push({
       scenario: `resident memory after ${load.requests.toLocaleString('en')} chats (after GC, mapped files apart)`,
-      product: `${mb(after.rssAnon)} MB (heap ${mb(after.heapUsed)} MB; mapped files ${mb(after.rssFile)} MB)`,
+      product: `${mb(after.rssAnon)} MB (heap ${mb(after.heapUsed)} MB live of ${mb(after.heapTotal)} MB; mapped files ${mb(after.rssFile)} MB)`,
       baseline: `${mb(before.rssAnon)} MB before (mapped files ${mb(before.rssFile)} MB)`,
       ratio: (after.rssAnon ?? 0) / (before.rssAnon ?? 1),
       target: '≤ +30 MB',

@@ -71,8 +71,8 @@ export function reportListening(url: string, collect: () => Record<string, numbe
 /** Resident memory after a full collection, in bytes (needs --expose-gc). */
 export function memoryAfterGc(): Record<string, number> {
   globalThis.gc?.();
-  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
-  return { rss, heapUsed, heapTotal, external, ...residentParts() };
+  const { rss, heapUsed, heapTotal } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, ...residentParts() };
 }
 
 /**
