@@ -75,14 +75,14 @@ export default class WebhooksListen extends HubCommand {
   async #listen(stopped: Promise<NodeJS.Signals>): Promise<void> {
     const { flags } = await this.parse(WebhooksListen);
     const watched = parseWatch(flags.watch);
-    const act = this.#action(flags['forward-to'], flags.exec);
+    const secret = randomBytes(24).toString('base64url');
+    const act = this.#action(flags['forward-to'], flags.exec, secret);
     const publicUrl = this.#publicUrl(flags.tunnel, flags['public-url']);
     const hub = this.hubOptions(flags.token);
     const endpoint = resolveEndpoint(undefined, this.runtime.env);
     const record = new ListenRecord(listenRecordPath(this.runtime.env));
     await this.#deleteLeftovers(record, endpoint, hub);
 
-    const secret = randomBytes(24).toString('base64url');
     const server = new WebhooksServer({
       webhookSecret: secret,
       port: flags.port,
@@ -96,7 +96,7 @@ export default class WebhooksListen extends HubCommand {
     });
     server.addWebhook(`/${ROUTE}`, async (payload, context) => {
       const started = performance.now();
-      const reply = await act(payload, context, secret);
+      const reply = await act(payload, context);
       this.log(deliveryLine(context.receivedAt, payload, reply.status, performance.now() - started));
       return reply;
     });
@@ -137,13 +137,14 @@ export default class WebhooksListen extends HubCommand {
   #action(
     forwardTo: string | undefined,
     exec: string | undefined,
-  ): (payload: WebhookPayload, context: WebhookContext, secret: string) => Promise<WebhookReply> {
+    secret: string,
+  ): (payload: WebhookPayload, context: WebhookContext) => Promise<WebhookReply> {
     if (forwardTo !== undefined) {
       const target = httpUrl(forwardTo, '--forward-to');
-      return (_payload, context, secret) => forwardDelivery(target, context, secret);
+      return (_payload, context) => forwardDelivery(target, context, secret);
     }
     if (exec !== undefined) {
-      return (payload, context, secret) => execDelivery(exec, jobEnvironment(payload, context, secret), this.runtime.env);
+      return (payload, context) => execDelivery(exec, jobEnvironment(payload, context, secret), this.runtime.env);
     }
     throw new CliError(
       'Provide either --forward-to URL (forward each delivery there) or --exec CMD (run it per delivery).',
