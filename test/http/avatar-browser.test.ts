@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import type { AvatarShape, Emotions } from '../../src/emotions/emotions.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, readyPage } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 import { FIVE_MOODS, mood } from '../support/moods.js';
 
@@ -150,10 +150,7 @@ t.test('under prefers-reduced-motion it holds still and changes without animatio
 
 t.test('it speaks when told (while a reply streams), busy until it is idle again', async (t) => {
   const { address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address);
   t.equal(await page.locator('#avatar-figure').getAttribute('aria-busy'), 'false');
   // Streaming (another part of the page) calls setAvatarActivity('speaking') while tokens arrive.
   await page.evaluate(`import('/assets/avatar.js').then((avatar) => avatar.setAvatarActivity('speaking'))`);
@@ -167,10 +164,7 @@ t.test('it speaks when told (while a reply streams), busy until it is idle again
 
 t.test('axe-core finds no serious or critical violation, idle and after a chat', async (t) => {
   const { address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address);
   // Evaluated through the DevTools protocol: the page's own policy admits no inline script.
   await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
   const audit = async () =>
@@ -190,11 +184,7 @@ t.test('axe-core finds no serious or critical violation, idle and after a chat',
 
 t.test('on a phone (390 x 844) nothing scrolls sideways and the message box is in view', async (t) => {
   const { address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address, { width: 390, height: 844 });
   const fits = async (when: string) => {
     const [scrollWidth, scrollY] = (await page.evaluate('[document.documentElement.scrollWidth, window.scrollY]')) as number[];
     t.ok(scrollWidth! <= 390, `${when}: no sideways scrolling (${scrollWidth} px)`);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { mkdirSync } from 'node:fs';
-import { holdChats, launchChromium } from '../support/browser.js';
+import { holdChats, launchChromium, readyPage } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 
 // A real headless Chromium against the real app on an ephemeral port, with the fake system behind the bus.
@@ -78,10 +78,7 @@ t.test('the page waits for initialization, chats, shows replies as text and move
 
 t.test('a failed chat says why and gives the message back', async (t) => {
   const { system, address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address);
   system.chatBehaviour = { kind: 'reject', reason: 'provider_failed', error: 'boom' };
   await page.getByLabel('Your message').fill('are you there?');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -145,10 +142,7 @@ t.test('while a reply is pending the avatar is thinking (aria-busy) and the mess
 
 t.test('a page that loses its service says so, turns Send off, and comes back when a poll succeeds', async (t) => {
   const { app, address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address);
   t.notOk(await page.isDisabled('#send'));
   // The service stops: its port refuses connections.
   await app.close();
@@ -166,10 +160,7 @@ t.test('a page that loses its service says so, turns Send off, and comes back wh
 
 t.test('when the state leaves ready the page says which state, and follows it back', async (t) => {
   const { system, address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address);
   system.phase = 'failed';
   await page.locator('#state', { hasText: 'state: error' }).waitFor();
   t.ok(await page.isDisabled('#send'));
@@ -183,11 +174,7 @@ t.test('when the state leaves ready the page says which state, and follows it ba
 
 t.test('on a phone-sized screen the page stacks into one readable column', async (t) => {
   const { address } = await served(t);
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto(`${address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, address, { width: 375, height: 740 });
   const scrollWidth = await page.evaluate('document.documentElement.scrollWidth');
   t.ok(Number(scrollWidth) <= 375, `no sideways scrolling (${String(scrollWidth)} px)`);
   const [avatarBox, chatBox] = await Promise.all([page.locator('.avatar-panel').boundingBox(), page.locator('.chat-panel').boundingBox()]);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import nock from 'nock';
 import { mkdirSync } from 'node:fs';
-import { launchChromium } from '../support/browser.js';
+import { readyPage } from '../support/browser.js';
 import { completionStream, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
 
@@ -19,10 +19,7 @@ t.test('with a key for an OpenAI-compatible server, the page chats and the bars 
     .reply(200, completionStream('That makes me ', '<em>happy</em> too!'), { 'content-type': 'text/event-stream' });
   const { service } = await startRealService(t, { LLM_API_KEY: 'sk-test-page' }, { pollIntervalMs: 100 });
 
-  const context = await launchChromium(t);
-  const page = await context.newPage();
-  await page.goto(`${service.address}/`);
-  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  const page = await readyPage(t, service.address);
   await page.locator('#curiosity-bar[style*="width"]').waitFor();
   const before = (await page.evaluate(widths)) as string[];
 

@@ -37,3 +37,16 @@ export async function holdChats(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+/** A fresh Chromium page on the service at `address`, once the page says the system is ready. */
+export async function readyPage(
+  t: { teardown(fn: () => unknown): void },
+  address: string,
+  viewport?: { width: number; height: number },
+): Promise<Page> {
+  const page = await (await launchChromium(t)).newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  await page.goto(`${address}/`);
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  return page;
+}
