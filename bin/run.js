@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// The `execute` entry alone, not the whole of @oclif/core: `hub` starts faster.
-import { execute } from '@oclif/core/execute';
+import { serveWithoutOclif } from '../dist/cli/serve/serve-fast-path.js';
 
-await execute({ dir: import.meta.url });
+if (!(await serveWithoutOclif(process.argv.slice(2)))) {
+  // The `execute` entry alone, not the whole of @oclif/core: `hub` starts faster.
+  const { execute } = await import('@oclif/core/execute');
+  await execute({ dir: import.meta.url });
+}

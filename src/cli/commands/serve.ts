@@ -1,12 +1,9 @@
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
-import { ConfigError } from '../../config/chat-config.js';
-import { Redactor } from '../../runtime/secrets.js';
-import { ServiceStartError } from '../../service/chat-service.js';
-import { runChatService } from '../../service/run-chat-service.js';
-import { runSupervisor } from '../../supervisor/run-supervisor.js';
-import { standBy } from '../../supervisor/standby.js';
+import { ServeError, serve } from '../serve/serve.js';
 
+// `bin/run.js` runs a plain `hub serve` without oclif (src/cli/serve/serve-fast-path.ts); this
+// command serves the rest: help, and flags written in any form oclif accepts.
 export default class Serve extends Command {
   static override description =
     'Run the emotion chat service: the web page and its JSON API on PORT (default 7860). Set LLM_API_KEY to chat; without it the page explains what to set.';
@@ -31,18 +28,10 @@ export default class Serve extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Serve);
-    if (flags.supervise) {
-      process.exitCode = await runSupervisor();
-      return;
-    }
-    if (flags.standby) await standBy();
     try {
-      // The service keeps the process alive; SIGINT/SIGTERM stop it gracefully.
-      await runChatService({ supervised: flags.supervised });
+      await serve(flags);
     } catch (error) {
-      // The message may quote a provider's or Redis's own words, and those may quote a secret.
-      if (error instanceof ConfigError || error instanceof ServiceStartError)
-        this.error(Redactor.fromEnv(process.env).redact(error.message), { exit: 1 });
+      if (error instanceof ServeError) this.error(error.message, { exit: 1 });
       throw error;
     }
   }

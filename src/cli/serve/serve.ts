@@ -1,0 +1,30 @@
+import { ConfigError } from '../../config/chat-config.js';
+import { Redactor } from '../../runtime/secrets.js';
+import { ServiceStartError } from '../../service/chat-service.js';
+import { runChatService } from '../../service/run-chat-service.js';
+import { runSupervisor } from '../../supervisor/run-supervisor.js';
+import { standBy } from '../../supervisor/standby.js';
+import type { ServeFlags } from './serve-flags.js';
+
+/** A start that failed for a reason the user can fix; its message is already redacted. */
+export class ServeError extends Error {
+  override readonly name = 'ServeError';
+}
+
+/** `hub serve`, whichever way it was reached (oclif's command, or the fast path of `bin/run.js`). */
+export async function serve(flags: ServeFlags): Promise<void> {
+  if (flags.supervise) {
+    process.exitCode = await runSupervisor();
+    return;
+  }
+  if (flags.standby) await standBy();
+  try {
+    // The service keeps the process alive; SIGINT/SIGTERM stop it gracefully.
+    await runChatService({ supervised: flags.supervised });
+  } catch (error) {
+    // The message may quote a provider's or Redis's own words, and those may quote a secret.
+    if (error instanceof ConfigError || error instanceof ServiceStartError)
+      throw new ServeError(Redactor.fromEnv(process.env).redact(error.message));
+    throw error;
+  }
+}
