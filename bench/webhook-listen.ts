@@ -7,10 +7,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeHub, type FakeHub } from '../test/support/fake-hub.js';
-import { eventually } from '../test/support/eventually.js';
+import { startFakeHub, type FakeHub } from '../testkit/fake-hub.js';
+import { eventually } from '../testkit/eventually.js';
 import { createInterface } from 'node:readline';
-import { freePort, startListen } from '../test/support/listen-process.js';
+import { freePort } from '../testkit/free-port.js';
+import { startListen } from '../testkit/listen-process.js';
 import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine } from './lib/report.js';
 

@@ -1,15 +1,7 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../../testkit/free-port.js';
 import { performance } from 'node:perf_hooks';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Median time from spawning a server process to its first 200 on GET /health (a restart's

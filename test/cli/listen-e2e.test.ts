@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { requireBuilt } from '../support/built-cli.js';
-import { eventually } from '../support/eventually.js';
-import { type FakeHub, startFakeHub } from '../support/fake-hub.js';
-import { freePort, startListen, startTarget } from '../support/listen-process.js';
+import { eventually } from '../../testkit/eventually.js';
+import { type FakeHub, startFakeHub } from '../../testkit/fake-hub.js';
+import { freePort } from '../../testkit/free-port.js';
+import { startListen, startTarget } from '../../testkit/listen-process.js';
 import { startLocaltunnelStandIn } from '../support/localtunnel-stand-in.js';
 import { fixtureText } from '../webhooks/helpers.js';
 

@@ -12,7 +12,7 @@ import { serializeState } from '../../src/persistence/emotions-file.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { runMoodOwner } from '../support/mood-owner.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 import { requireBuilt, ROOT } from '../support/built-cli.js';

@@ -1,7 +1,7 @@
 // The built CLI, run as a user would, against the in-memory hub stand-in.
 import t from 'tap';
 import { requireBuilt, runBuiltCli } from '../support/built-cli.js';
-import { startFakeHub } from '../support/fake-hub.js';
+import { startFakeHub } from '../../testkit/fake-hub.js';
 
 t.test('create → ls → info → update → disable → enable → delete --yes', async (t) => {
   requireBuilt();

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { completion, harness as chatSystemHarness, modelList, readyApp } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { harness } from '../support/http-harness.js';
 
 // docs/specification.md#chat, read line by line against the real app over the real actor system.

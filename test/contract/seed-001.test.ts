@@ -14,7 +14,7 @@ import {
 } from '../../src/index.js';
 import { samplePayloadText } from '../../src/webhooks/sample-payloads.js';
 import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
-import { startFakeHub } from '../support/fake-hub.js';
+import { startFakeHub } from '../../testkit/fake-hub.js';
 import { TOKEN } from '../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../support/run-webhooks-command.js';
 

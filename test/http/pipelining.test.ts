@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import t, { type Test } from 'tap';
 import { boundPipelining } from '../../src/http/pipelining.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 
 /** A server bounded at 2 requests in flight per connection; `/hold` is never answered. */
 async function boundedServer(t: Test): Promise<number> {

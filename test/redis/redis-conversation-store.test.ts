@@ -2,7 +2,7 @@ import t from 'tap';
 import { sessionKey } from '../../src/http/session.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisConversationStore } from '../../src/redis/redis-conversation-store.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 
 const COOKIE_ID = 'Qm9vbS1zZXNzaW9uLWlkLTAwMQ';

@@ -3,7 +3,7 @@ import { ALWAYS_HELD } from '../../src/mood-ledger/drift-lease.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { RedisDriftLease } from '../../src/redis/redis-drift-lease.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 
 const TTL_MS = 300;

@@ -9,7 +9,7 @@ import { replayMoodStream } from '../../src/redis/mood-history.js';
 import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
 import { RedisMoodLedger, type RedisMoodLedgerOptions } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { runMoodOwner } from '../support/mood-owner.js';
 import { redisClient, startRedisServer, type RedisServer } from '../support/redis-server.js';
 

@@ -9,7 +9,7 @@ import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 
 // docs/robustness.md, crash safety: `hub serve` in a child process, killed with SIGKILL
 // at random moments during a burst of chats and a 5 ms drift, many times over

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../src/http/pipelining.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // Issue 23: connections that pipeline asset requests and never read the answers must not stall

@@ -10,7 +10,7 @@ import { replayMoodStream } from '../../src/redis/mood-history.js';
 import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
 import { replayEventLog } from '../../src/replay/replay.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchChromium } from '../support/browser.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { healthy, startFakeProvider } from '../support/fake-provider.js';
 import { startRealService } from '../support/real-service.js';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { json, startFakeProvider, type ChatCompletionBody } from '../support/fake-provider.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { serve, settledOver } from '../support/served-cli.js';

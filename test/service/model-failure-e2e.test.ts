@@ -4,7 +4,7 @@ import t from 'tap';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { mockProviderOnly, startRealService } from '../support/real-service.js';
 
 // ON_MODEL_FAILURE=exit (the default, docs/specification.md#states) with other visitors' chats in flight: every one of

@@ -9,7 +9,7 @@ import { decodeMoodEntry, STREAM_START, type StreamPosition } from '../../src/re
 import { runBuiltCli } from '../support/built-cli.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { json, startFakeProvider, type ChatCompletionBody, type FakeProvider } from '../support/fake-provider.js';
 import { redisClient, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { serve, settledOver, type Run } from '../support/served-cli.js';

@@ -1,14 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { join } from 'node:path';
+import { ROOT } from '../../testkit/package-root.js';
 
-/** The repository's folder (ends with a separator): the nearest one above with a package-lock.json, as
- * the tests run both from test/ and compiled from dist-test/test/ (which links package.json, not the lock). */
-export const ROOT = packageRoot(import.meta.dirname);
-
-function packageRoot(from: string): string {
-  return existsSync(join(from, 'package-lock.json')) || dirname(from) === from ? from + sep : packageRoot(dirname(from));
-}
+export { ROOT };
 
 /**
  * Throws a clear error when the build is missing. The build runs once before the tests (`npm test`'s

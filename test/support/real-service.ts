@@ -7,7 +7,7 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { startChatService, type ChatService, type ChatServiceOptions, type SystemDeps } from '../../src/service/chat-service.js';
 import { BASE_URL } from './chat-system-harness.js';
-import { eventually } from './eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 
 /** The mocked OpenAI-compatible provider, the one the actor system's harness mocks: its origin, for nock. */
 export const PROVIDER = new URL(BASE_URL).origin;

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../testkit/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,15 +30,6 @@ export interface RedisServer {
   thaw(): void;
   /** Runs `redis-cli` against the server, e.g. `cli('XLEN', 'key')`; resolves with its trimmed output. */
   cli(...args: string[]): Promise<string>;
-}
-
-/** A free loopback port: bound by the OS, then released for redis-server to take. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function launch(port: number, dir: string): Promise<ChildProcess> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Test } from 'tap';
 import { ROOT } from './built-cli.js';
-import { eventually } from './eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 
 // `hub serve` as a user runs it: the built binary in its own process (npm test builds first).
 const BIN = join(ROOT, 'bin', 'run.js');

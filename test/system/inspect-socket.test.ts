@@ -12,7 +12,7 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { ALWAYS_HELD } from '../../src/mood-ledger/drift-lease.js';
 import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
 import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 
 interface Server {
   address(): { port: number };

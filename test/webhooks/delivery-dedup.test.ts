@@ -3,7 +3,7 @@ import type { WebhookContext } from '../../src/webhooks/context.js';
 import { sendTestDelivery } from '../../src/webhooks/send-test-delivery.js';
 import { WebhooksServer } from '../../src/webhooks/server.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { fixture } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { openJournal } from '../../src/webhooks/journal/open-journal.js';
 import type { WebhooksServerOptions } from '../../src/webhooks/options.js';
 import { WebhooksServer } from '../../src/webhooks/server.js';
 import { capturedLogger } from '../support/captured-logger.js';
-import { eventually } from '../support/eventually.js';
+import { eventually } from '../../testkit/eventually.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { fixtureText } from './helpers.js';
 

@@ -5,7 +5,7 @@ import type { BusEvent } from '../../../src/bus/events.js';
 /** The mood changes a chat committed. */
 const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filter(({ change }) => change.kind === 'chat');
 import { CookieJar } from '../../support/cookie-jar.js';
-import { eventually } from '../../support/eventually.js';
+import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
 import { heldProvider, served, streamedChat } from '../../support/streaming.js';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { standInProvider } from '../../support/chat-system-harness.js';
-import { eventually } from '../../support/eventually.js';
+import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
 import { served } from '../../support/streaming.js';
 

@@ -1,4 +1,4 @@
-// An in-memory stand-in for the hub's webhook routes (research file §7), on 127.0.0.1, port 0.
+// An in-memory stand-in for the Hub's webhook routes (docs/hub-client-and-cli.md), on 127.0.0.1, port 0.
 // Used by the end-to-end CLI test and by benchmarks: it speaks the real routes, bodies and errors.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { startFakeHub } from './fake-hub.js';
+import { startFakeHub } from '../../testkit/fake-hub.js';
 
 // The stand-in must behave like the hub for clients other than ours too (benchmarks, Python-style bodies).
 

@@ -2,9 +2,9 @@
 // end-to-end tests and the bench, which both need its lines, its webhook and its signals.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { ROOT } from './built-cli.js';
+import { ROOT } from './package-root.js';
 import { eventually } from './eventually.js';
 
 export interface ListenProcess {
@@ -46,15 +46,6 @@ export function startListen(args: string[], env: NodeJS.ProcessEnv): ListenProce
       ),
     exited: () => exit,
   };
-}
-
-/** A free loopback port: bound by the OS, then released for the child to take. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export interface ReceivedRequest {
