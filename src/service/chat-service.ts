@@ -68,7 +68,7 @@ async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise
   try {
     await log.opened();
   } catch (error) {
-    throw new ServiceStartError(`EVENT_LOG: cannot open ${file} (${(error as Error).message})`, { cause: error });
+    throw startError(`EVENT_LOG: cannot open ${file}`, error);
   }
   return log;
 }
@@ -96,11 +96,12 @@ async function openEmbeddedOf(config: ChatConfig, clock: Clock): Promise<Embedde
   try {
     return openEmbeddedStore(config.emotionsFile, sessionBoundsOf(config, clock));
   } catch (error) {
-    throw new ServiceStartError(
-      `cannot open the conversation store ${embeddedStorePath(config.emotionsFile)} (${(error as Error).message})`,
-      { cause: error },
-    );
+    throw startError(`cannot open the conversation store ${embeddedStorePath(config.emotionsFile)}`, error);
   }
+}
+
+function startError(message: string, error: unknown): ServiceStartError {
+  return new ServiceStartError(`${message} (${(error as Error).message})`, { cause: error });
 }
 
 /**
@@ -117,14 +118,9 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const redactor = options.redactor ?? Redactor.fromEnv(process.env);
   const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
-  let embedded: EmbeddedStore | undefined;
   try {
     replica = await joinReplicasOf(config, bus, logger, clock);
-    if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
-      embedded = await openEmbeddedOf(config, clock);
-    }
   } catch (error) {
-    await replica?.close();
     await eventLog?.close();
     bus.close();
     throw error;
@@ -142,7 +138,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     await replica?.close();
     await eventLog?.close();
     bus.close();
-    throw new ServiceStartError(`SESSION_SECRET: cannot read the one the replicas share (${(error as Error).message})`, { cause: error });
+    throw startError('SESSION_SECRET: cannot read the one the replicas share', error);
   }
   redactor.add(sessionSecret);
   const app = await buildApp({ bus, clock, logger, config, sessionSecret, redact: (text) => redactor.redact(text), ...options.app });
@@ -174,29 +170,39 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       });
   };
 
-  // Listen first, then load the actor system (xstate, the providers' client, sentiment): a restart
-  // answers `initializing` within a fraction of a second instead of after every module has loaded.
+  // Listen first, then open the embedded store (lmdb's native module and files) and load the actor
+  // system (xstate, the providers' client, sentiment): a restart answers `initializing` within a
+  // fraction of a second instead of after every module has loaded (the `hub serve` start row of
+  // `npm run bench`). Only the system uses the store.
   const closeLoadingDesk = openLoadingDesk(bus, () => clock.now());
-  const abandon = async (message: string, error: unknown): Promise<never> => {
+  let embedded: EmbeddedStore | undefined;
+  const abandon = async (failure: ServiceStartError): Promise<never> => {
     closeLoadingDesk();
     await app.close();
     await replica?.close();
     await embedded?.close();
     await eventLog?.close();
     bus.close();
-    throw new ServiceStartError(`${message} (${(error as Error).message})`, { cause: error });
+    throw failure;
   };
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    return abandon(`cannot listen on ${config.host}:${config.port}`, error);
+    return abandon(startError(`cannot listen on ${config.host}:${config.port}`, error));
+  }
+  if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
+    try {
+      embedded = await openEmbeddedOf(config, clock);
+    } catch (error) {
+      return abandon(error instanceof ServiceStartError ? error : startError('cannot load the conversation store', error));
+    }
   }
   let createSystem: SystemFactory;
   try {
     createSystem = options.createSystem ?? (await import('../system/chat-system.js')).createChatSystem;
   } catch (error) {
-    return abandon('cannot load the chat system', error);
+    return abandon(startError('cannot load the chat system', error));
   }
   closeLoadingDesk();
   const system = createSystem({

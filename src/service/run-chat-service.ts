@@ -41,17 +41,28 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
   const redactor = Redactor.fromEnv(env);
   const logger = options.logger ?? serviceLogger(config.debug, redactor);
   logProcessWarnings(logger);
-  const service = await startChatService({ config, logger, redactor, createSystem: options.createSystem });
-  closeWithGrace(
+  const starting = startChatService({ config, logger, redactor, createSystem: options.createSystem });
+  // Installed before the start completes: the server answers before the store and the system are
+  // loaded, and a signal in that window (a supervisor that stops what it sees healthy) must still
+  // stop it gracefully, once it has started, rather than kill it.
+  const grace = closeWithGrace(
     { delay: options.graceMs ?? 10_000, logger: { error: (message: unknown) => logger.error(message) } },
     async ({ signal, err }) => {
+      const started = await starting.catch(() => undefined); // a failed start closed what it had opened
       if (err) logger.error({ err }, 'unexpected error: stopping the chat service');
       else logger.info({ signal }, 'stopping the chat service');
-      await service.close();
+      await started?.close();
       logger.info('the chat service stopped');
       logger.flush();
     },
   );
+  let service: ChatService;
+  try {
+    service = await starting;
+  } catch (error) {
+    grace.uninstall();
+    throw error;
+  }
   if (options.supervised && process.send) reportToSupervisor(service);
   return service;
 }

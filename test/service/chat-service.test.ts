@@ -1,5 +1,5 @@
 import t from 'tap';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,9 @@ import { PassThrough } from 'node:stream';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { ServiceStartError, startChatService, type SystemDeps } from '../../src/service/chat-service.js';
+import { capturedLogger } from '../support/captured-logger.js';
 import { FakeSystem } from '../support/fake-system.js';
+import { freePort } from '../../testkit/free-port.js';
 
 function tempDir(t: { teardown(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'chat-service-'));
@@ -100,6 +102,24 @@ t.test('a port in use is a start error, and the system never starts', async (t) 
   t.type(error, ServiceStartError);
   t.match(error, { message: new RegExp(`cannot listen on 127.0.0.1:${port}.*EADDRINUSE`) });
   t.equal(record.deps, undefined, 'the server listens before the system is created');
+});
+
+t.test('the embedded store opens after the server listens; one that cannot open is a start error that frees the port', async (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, 'emotions.db')); // where the store's file should be
+  const port = await freePort();
+  const { record, createSystem } = fakeFactory();
+  const captured = capturedLogger();
+  const error = await startChatService({
+    config: loadChatConfig({ PORT: String(port), HOST: '127.0.0.1', EMOTIONS_FILE: join(dir, 'emotions.json') }),
+    logger: captured.logger,
+    createSystem,
+  }).catch((caught: unknown) => caught);
+  t.type(error, ServiceStartError);
+  t.match(error, { message: /^cannot open the conversation store .*emotions\.db \(Is a directory/ });
+  t.match(captured.text(), `Server listening at http://127.0.0.1:${port}`, 'it listened before it opened the store');
+  t.equal(record.deps, undefined, 'the system never started');
+  t.equal(await freePort(port), port, 'the server that listened is closed');
 });
 
 t.test('when the system exits, the pending reply goes out, then the event log is flushed, then exit(code)', async (t) => {
