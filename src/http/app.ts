@@ -8,6 +8,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { lazyValidators } from './lazy-validators.js';
 import { boundPipelining } from './pipelining.js';
 import { PUBLIC_DIR, createPageRenderer, type PageRenderer } from './page-renderer.js';
 import { logListening, loggingOptions } from './request-logging.js';
@@ -80,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
+    // Cast: fastify's types give the compiler a bare schema; at run time it gets the route's { schema, method, url, httpPart }.
+    schemaController: { compilersFactory: { buildValidator: lazyValidators() as never } },
     clientErrorHandler: answerClientError,
   });
   const system = new SystemClient(bus, {
