@@ -209,6 +209,8 @@ t.test('the page polls /api/avatar every 1 second by default, and redraws the ba
   await page.getByLabel('Your message').fill('hello');
   await page.getByLabel('Your message').press('Enter');
   await page.locator('.message.bot:not(.thinking)').waitFor();
+  // The bubble may show before the reply's emotions are drawn: wait for the drawing, not for time.
+  await page.locator('#joy-bar[style*="width: 90%"]').waitFor();
   t.equal(polls, first + 2, 'no poll in between');
   t.same(
     await page.evaluate(

@@ -1,6 +1,7 @@
 import t from 'tap';
 import nock from 'nock';
 import { mkdirSync } from 'node:fs';
+import { eventually } from '../../testkit/eventually.js';
 import { readyPage } from '../support/browser.js';
 import { completionStream, modelList } from '../support/chat-system-harness.js';
 import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
@@ -28,7 +29,12 @@ t.test('with a key for an OpenAI-compatible server, the page chats and the bars 
   await page.locator('.message.bot:not(.thinking)').waitFor();
   t.equal(await page.locator('.message.bot p').textContent(), 'That makes me <em>happy</em> too!');
   t.equal(await page.locator('#conversation em').count(), 0);
-  const after = (await page.evaluate(widths)) as string[];
+  // The bubble fills as the pieces come; the bars move when the reply is done (its `done` frame or the
+  // pushed mood), which may be a moment later on a busy machine.
+  const after = await eventually('joy to grow on the page', async () => {
+    const now = (await page.evaluate(widths)) as string[];
+    return parseFloat(now[0]!) > parseFloat(before[0]!) ? now : undefined;
+  }).catch(async () => (await page.evaluate(widths)) as string[]);
   t.notSame(after, before, 'the bars moved');
   t.ok(parseFloat(after[0]!) > parseFloat(before[0]!), `joy grew: ${before[0]} → ${after[0]}`);
 
