@@ -56,13 +56,10 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
       logger.flush();
     },
   );
-  let service: ChatService;
-  try {
-    service = await starting;
-  } catch (error) {
+  const service = await starting.catch((error: unknown) => {
     grace.uninstall();
     throw error;
-  }
+  });
   if (options.supervised && process.send) reportToSupervisor(service);
   return service;
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import t from 'tap';
+import Serve from '../../src/cli/commands/serve.js';
 import { serveWithoutOclif } from '../../src/cli/serve/serve-fast-path.js';
 import { plainServeFlags } from '../../src/cli/serve/serve-flags.js';
 import { ROOT, runBuiltCli } from '../support/built-cli.js';
@@ -25,6 +26,14 @@ t.test('plain `serve` with its own flags takes the fast path; anything else is l
   ])
     t.equal(plainServeFlags(argv), undefined, argv.join(' ') || '(no arguments)');
   t.equal(await serveWithoutOclif(['webhooks', 'ls']), false, 'another command is not run');
+});
+
+t.test('the fast path knows every flag of the oclif command, and only those', async (t) => {
+  // A flag added to the command alone would send every start with it through oclif; one removed
+  // from it alone would still start on the fast path.
+  const names = Object.keys(Serve.flags).sort();
+  t.same(Object.keys(plainServeFlags(['serve']) ?? {}).sort(), names);
+  for (const name of names) t.equal(plainServeFlags(['serve', `--${name}`])?.[name as keyof typeof Serve.flags], true, `--${name}`);
 });
 
 // The invariant the fast path's saving rests on (the `hub serve` start row of `npm run bench`).

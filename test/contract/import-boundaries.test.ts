@@ -9,7 +9,7 @@ function relativeImports(folder: string): Array<{ file: string; target: string }
   for (const entry of readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
     const path = join(entry.parentPath, entry.name);
-    for (const [, specifier] of readFileSync(path, 'utf8').matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g))
+    for (const [, specifier] of readFileSync(path, 'utf8').matchAll(/(?:from|import\(?)\s*'(\.{1,2}\/[^']+)'/g))
       found.push({ file: relative(ROOT, path), target: relative(ROOT, resolve(entry.parentPath, specifier!)) });
   }
   return found;
