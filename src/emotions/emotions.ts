@@ -2,6 +2,8 @@ import type { Static } from 'typebox';
 // Type-only: the schemas (typebox's builder, some 370 modules) load only where events are validated,
 // not on the way to `hub serve`'s first answer; the types below are still derived from them.
 import type {
+  AppraisalSchema,
+  AppraisalScoresSchema,
   AvatarShapeSchema,
   EmotionDeltasSchema,
   EmotionStateSchema,
@@ -36,6 +38,12 @@ export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 
 /** The sentiment of the last analysed user message, as `GET /api/avatar` reports it. */
 export type Sentiment = Readonly<Static<typeof SentimentSchema>>;
+
+/** How one message reads: each emotion's probability, neutral's, and the strongest of the five (src/appraisal/). */
+export type AppraisalScores = Readonly<Static<typeof AppraisalScoresSchema>>;
+
+/** The scores and the words that weighed most: what the visitor who wrote the message is shown. */
+export type Appraisal = Readonly<Static<typeof AppraisalSchema>>;
 
 /** Signed changes applied to each emotion by one drift tick. */
 export type EmotionDeltas = Readonly<Static<typeof EmotionDeltasSchema>>;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AVATAR_SHAPES, SENTIMENT_LABELS } from './emotions.js';
+import { AVATAR_SHAPES, EMOTION_NAMES, SENTIMENT_LABELS } from './emotions.js';
 
 // The JSON schemas the emotion types are derived from (src/emotions/emotions.ts), used where events
 // are validated: the event catalogue (src/bus/events.ts) and the event-log reader.
@@ -18,6 +18,23 @@ export const SentimentSchema = Type.Object({
   positive: Level,
   /** Strength of the message's negative words, 0..1 (0: none; saturates towards 1). */
   negative: Level,
+});
+
+/**
+ * JSON schema of `AppraisalScores`: how one message reads, a probability for each emotion and for
+ * neutral (together 1), and the most probable of the five emotions. What a chat's mood change
+ * carries: numbers only, never the message's words.
+ */
+export const AppraisalScoresSchema = Type.Object({
+  emotions: EmotionsSchema,
+  neutral: Level,
+  strongest: Type.Enum(EMOTION_NAMES),
+});
+
+/** JSON schema of `Appraisal`: the scores and up to 3 words of the message that weighed most towards `strongest`. */
+export const AppraisalSchema = Type.Object({
+  ...AppraisalScoresSchema.properties,
+  cues: Type.Array(Type.String(), { maxItems: 3 }),
 });
 
 /** One emotion's change by a drift tick: a tick draws ±0.05, and no change can move a value by more than 1. */
@@ -39,11 +56,18 @@ export const EmotionStateSchema = Type.Object({
 
 /**
  * JSON schema of `MoodChange`, one change of the mood: a committed chat (decay, then its
- * message's sentiment), a drift tick (its deltas), or a whole state taken from elsewhere (a
- * shared snapshot a replica adopts). `at` is when it took effect.
+ * message's appraisal), a drift tick (its deltas), or a whole state taken from elsewhere (a
+ * shared snapshot a replica adopts). `at` is when it took effect. A chat change written before
+ * the appraisal has its sentiment only, and folds by the sentiment rule it was made with.
  */
 export const MoodChangeSchema = Type.Union([
-  Type.Object({ kind: Type.Literal('chat'), correlationId: Type.String(), sentiment: SentimentSchema, at: Iso8601Schema }),
+  Type.Object({
+    kind: Type.Literal('chat'),
+    correlationId: Type.String(),
+    sentiment: SentimentSchema,
+    appraisal: Type.Optional(AppraisalScoresSchema),
+    at: Iso8601Schema,
+  }),
   Type.Object({ kind: Type.Literal('drift'), deltas: EmotionDeltasSchema, at: Iso8601Schema }),
   Type.Object({ kind: Type.Literal('snapshot'), state: EmotionStateSchema, at: Iso8601Schema }),
 ]);

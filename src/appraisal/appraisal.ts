@@ -1,0 +1,117 @@
+import { EMOTION_NAMES, type Appraisal, type AppraisalScores } from '../emotions/emotions.js';
+import { round2, roundEmotions } from '../emotions/model.js';
+import { pairKey, readTokens, type ReadToken } from './features.js';
+
+/** What the classifier tells apart: the five emotions, then neutral (a message that expresses none). */
+export const APPRAISAL_LABELS = [...EMOTION_NAMES, 'neutral'] as const;
+export type AppraisalLabel = (typeof APPRAISAL_LABELS)[number];
+const LABELS = APPRAISAL_LABELS.length;
+const NEUTRAL = LABELS - 1;
+
+/** A linear model over a message's features: one weight per feature and label, and a bias per label. */
+export interface AppraisalModel {
+  /** Feature key → its row in `weights`. */
+  readonly rows: ReadonlyMap<string, number>;
+  /** Row-major, `APPRAISAL_LABELS.length` weights a row. */
+  readonly weights: Float64Array;
+  readonly bias: readonly number[];
+}
+
+export type { Appraisal, AppraisalScores } from '../emotions/emotions.js';
+
+export const MAX_CUES = 3;
+
+/** A feature present in the message: its row and the tokens it spans (one word, or a pair). */
+interface Hit {
+  readonly row: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+/** The rows of the model's features found in `tokens`, each feature once (presence, not counts, as in training). */
+function hitsOf(model: AppraisalModel, tokens: readonly ReadToken[]): Hit[] {
+  const hits: Hit[] = [];
+  const seen = new Set<string>();
+  const look = (key: string, first: number, last: number): void => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const row = model.rows.get(key);
+    if (row !== undefined) hits.push({ row, first, last });
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    look(tokens[i]!.key, i, i);
+    if (i + 1 < tokens.length) look(pairKey(tokens[i]!, tokens[i + 1]!), i, i + 1);
+  }
+  return hits;
+}
+
+/** Softmax of the bias plus the rows' weights. */
+function probabilities(model: AppraisalModel, hits: readonly Hit[]): number[] {
+  const z = [...model.bias];
+  for (const { row } of hits) {
+    const offset = row * LABELS;
+    for (let k = 0; k < LABELS; k++) z[k]! += model.weights[offset + k]!;
+  }
+  const top = Math.max(...z);
+  let sum = 0;
+  for (let k = 0; k < LABELS; k++) {
+    z[k] = Math.exp(z[k]! - top);
+    sum += z[k]!;
+  }
+  return z.map((value) => value / sum);
+}
+
+/** How far a word must push the reading's emotion (in logits) to count as a cue: "so" and "the" do not. */
+export const CUE_MIN_PUSH = 0.5;
+
+/**
+ * The words that pushed `label` most: a word's weight for the label above its mean weight over all
+ * labels (what it adds to the label's odds against the others). Words only, not pairs: a cue is
+ * something the person said, and a pair's weight mostly belongs to the word that carries it.
+ */
+function cuesOf(model: AppraisalModel, tokens: readonly ReadToken[], hits: readonly Hit[], label: number): string[] {
+  const cues: { word: string; push: number }[] = [];
+  for (const { row, first, last } of hits) {
+    const token = tokens[first]!;
+    if (first !== last || token.mark) continue;
+    const offset = row * LABELS;
+    let sum = 0;
+    for (let k = 0; k < LABELS; k++) sum += model.weights[offset + k]!;
+    const push = model.weights[offset + label]! - sum / LABELS;
+    if (push >= CUE_MIN_PUSH) cues.push({ word: token.word, push });
+  }
+  return cues
+    .sort((a, b) => b.push - a.push)
+    .slice(0, MAX_CUES)
+    .map(({ word }) => word);
+}
+
+/**
+ * Reads one message: a probability for each emotion and neutral, the strongest of the five (the
+ * first in EMOTION_NAMES on a tie) and its cues (at most 3, most weight first). Pure: the same
+ * model and text give the same appraisal.
+ */
+export function appraise(model: AppraisalModel, text: string): Appraisal {
+  const tokens = readTokens(text);
+  const hits = hitsOf(model, tokens);
+  const p = probabilities(model, hits);
+  let strongest = 0;
+  for (let k = 1; k < NEUTRAL; k++) if (p[k]! > p[strongest]!) strongest = k;
+  const emotions = { joy: p[0]!, sadness: p[1]!, anger: p[2]!, fear: p[3]!, curiosity: p[4]! };
+  return { emotions, neutral: p[NEUTRAL]!, strongest: EMOTION_NAMES[strongest]!, cues: cuesOf(model, tokens, hits, strongest) };
+}
+
+/** The label with the highest probability, neutral included: the reading of a message as one class. */
+export function topLabel(appraisal: AppraisalScores): AppraisalLabel {
+  return appraisal.neutral > appraisal.emotions[appraisal.strongest] ? 'neutral' : appraisal.strongest;
+}
+
+/** An appraisal as the API and `hub appraise` show it: probabilities to 2 decimals, like every number the service answers. */
+export function roundAppraisal(appraisal: Appraisal): Appraisal {
+  return {
+    emotions: roundEmotions(appraisal.emotions),
+    neutral: round2(appraisal.neutral),
+    strongest: appraisal.strongest,
+    cues: appraisal.cues,
+  };
+}
