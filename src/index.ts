@@ -17,12 +17,15 @@ export {
   DEFAULT_EMOTIONS,
   DECAY_FACTOR,
   DRIFT_AMPLITUDE,
+  APPRAISAL_GAINS,
   SENTIMENT_WEIGHTS,
   clamp01,
   decay,
   saturate,
+  applyAppraisal,
   applySentiment,
   processMessage,
+  processSentimentMessage,
   applyDrift,
   driftDeltas,
   roundEmotions,
@@ -30,6 +33,16 @@ export {
 } from './emotions/model.js';
 export { chooseShape, energyOf, weightOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
+export {
+  appraise,
+  roundAppraisal,
+  APPRAISAL_LABELS,
+  type Appraisal,
+  type AppraisalModel,
+  type AppraisalScores,
+} from './appraisal/appraisal.js';
+export { loadShippedModel } from './appraisal/shipped-model.js';
+export { explain, type MoodExplanation, type MoodStep } from './emotions/mood-journal.js';
 export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
 export { foldEvent } from './replay/fold-event.js';
 export { systemPrompt } from './actors/dialogue-actor.js';

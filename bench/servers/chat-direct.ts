@@ -10,7 +10,7 @@ import {
   SECURITY_HEADERS,
   analyzeSentiment,
   chooseShape,
-  processMessage,
+  processSentimentMessage,
   roundEmotions,
   systemPrompt,
   type AvatarShape,
@@ -31,7 +31,7 @@ app.post('/chat', async (request, reply) => {
   const message = (request.body as { message?: unknown } | null)?.message;
   if (typeof message !== 'string' || message.trim() === '')
     return reply.code(400).headers(SECURITY_HEADERS).send({ error: 'No message provided' });
-  emotions = processMessage(emotions, analyzeSentiment(message).sentiment);
+  emotions = processSentimentMessage(emotions, analyzeSentiment(message).sentiment);
   shape = chooseShape(emotions, shape);
   const completion = await client.chat.completions.create({
     model: 'bench-model',

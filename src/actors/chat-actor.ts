@@ -2,7 +2,7 @@ import { Subscription } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ModelFailurePolicy } from '../config/chat-config.js';
-import type { Sentiment } from '../emotions/emotions.js';
+import type { Appraisal, Sentiment } from '../emotions/emotions.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import { isoStamps, type Clock } from '../runtime/clock.js';
 
@@ -21,7 +21,8 @@ interface Pending {
   readonly message: string;
   /** When the message was accepted: its time in the visitor's history. */
   readonly at: string;
-  sentiment?: Sentiment;
+  /** What the sentiment actor read: both come with `sentiment.analyzed`. */
+  reading?: { readonly sentiment: Sentiment; readonly appraisal: Appraisal };
   /** Set once the dialogue replied: from then on the chat waits for its own change to come back from the ledger. */
   response?: string;
 }
@@ -39,7 +40,7 @@ const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: s
 
 /**
  * The main chat object: follows each accepted request through the actors and answers it. When the
- * dialogue has replied, it appends the chat's change (decay, then the message's sentiment) to the
+ * dialogue has replied, it appends the chat's change (decay, then the message's appraisal) to the
  * mood ledger, and answers `chat.replied` only once the ledger has delivered that very change, with
  * the emotions and shape right after it. A chat the ledger refuses, whose model call fails, or that
  * is still waiting for the model when the system fails, is `chat.rejected` and changes nothing.
@@ -60,17 +61,25 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
     bus.on('chat.accepted').subscribe(({ correlationId, session, message, at }) => pending.set(correlationId, { session, message, at })),
   );
   subscription.add(
-    bus.on('sentiment.analyzed').subscribe(({ correlationId, sentiment }) => {
+    bus.on('sentiment.analyzed').subscribe(({ correlationId, sentiment, appraisal }) => {
       const chat = pending.get(correlationId);
-      if (chat) chat.sentiment = sentiment;
+      if (chat) chat.reading = { sentiment, appraisal };
     }),
   );
   subscription.add(
     bus.on('dialogue.replied').subscribe(({ correlationId, response }) => {
       const chat = pending.get(correlationId);
-      if (!chat?.sentiment) return;
+      if (!chat?.reading) return;
       chat.response = response;
-      const change = { kind: 'chat', correlationId, sentiment: chat.sentiment, at: stamp() } as const;
+      // The scores only: the mood is shared, the message's words (the cues) stay with its visitor.
+      const { emotions, neutral, strongest } = chat.reading.appraisal;
+      const change = {
+        kind: 'chat',
+        correlationId,
+        sentiment: chat.reading.sentiment,
+        appraisal: { emotions, neutral, strongest },
+        at: stamp(),
+      } as const;
       const times = { message: chat.at, reply: change.at };
       ledger.append(change, { session: chat.session, message: chat.message, reply: response, times }).catch((error: unknown) => {
         const cause = error instanceof Error ? error.message : String(error);
@@ -83,10 +92,17 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
     bus.on('mood.changed').subscribe(({ change, emotions, avatarShape }) => {
       if (change.kind !== 'chat') return;
       const { correlationId } = change;
-      const response = pending.get(correlationId)?.response;
-      if (response === undefined) return;
+      const chat = pending.get(correlationId);
+      if (chat?.response === undefined || chat.reading === undefined) return;
       pending.delete(correlationId);
-      bus.publish({ type: 'chat.replied', correlationId, response, emotions, avatarShape });
+      bus.publish({
+        type: 'chat.replied',
+        correlationId,
+        response: chat.response,
+        emotions,
+        avatarShape,
+        appraisal: chat.reading.appraisal,
+      });
     }),
   );
   subscription.add(

@@ -1,7 +1,5 @@
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
-import { processMessage } from '../emotions/model.js';
-import { analyzeSentiment } from '../emotions/sentiment.js';
 import { foldMoodChange, type EmotionState } from '../emotions/state.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import { publishLate } from '../bus/publish-late.js';
@@ -18,8 +16,7 @@ export interface EmotionsInput {
  * last change). It changes it only as the mood ledger delivers changes, each folded once by
  * `foldMoodChange` into the state current at that moment (so concurrent chats compose), and
  * publishes each as one `mood.changed` carrying the change and the whole state after it: everyone
- * else reads the mood from there. An accepted message is scored here too, and `sentiment.analyzed`
- * carries the emotions it would make (the preview the dialogue's prompt shows), which changes nothing.
+ * else reads the mood from there.
  */
 export const emotionsActor = fromCallback<EventObject, EmotionsInput>(({ input: { bus, initial, ledger } }) => {
   let state = initial;
@@ -36,12 +33,5 @@ export const emotionsActor = fromCallback<EventObject, EmotionsInput>(({ input: 
       at: change.at,
     });
   });
-  const scores = bus.on('chat.accepted').subscribe(({ correlationId, message }) => {
-    const analysis = analyzeSentiment(message);
-    bus.publish({ type: 'sentiment.analyzed', correlationId, ...analysis, preview: processMessage(state.emotions, analysis.sentiment) });
-  });
-  return () => {
-    unsubscribe();
-    scores.unsubscribe();
-  };
+  return unsubscribe;
 });

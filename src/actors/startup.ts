@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import type { ProviderConfig } from '../config/chat-config.js';
+import { appraise, type AppraisalModel } from '../appraisal/appraisal.js';
 import { analyzeSentiment } from '../emotions/sentiment.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { loadEmotionsFile, removeStaleTempFiles, serializeState, writeEmotionsFile } from '../persistence/emotions-file.js';
@@ -44,12 +45,41 @@ export const loadMemoryStore = fromPromise<MemoryStore, MemoryStoreInput>(async 
   };
 });
 
-/** Stage 1: the sentiment analyzer loads its lexicon and must score a known phrase correctly. */
-export const probeSentimentAnalyzer = fromPromise<string>(async () => {
+export interface SentimentProbeInput {
+  readonly load: () => Promise<AppraisalModel>;
+  /** Hands the loaded weights to the machine, for the sentiment actor. */
+  readonly keep: (model: AppraisalModel) => void;
+}
+
+/** Phrases whose reading is beyond doubt: weights that read any of them otherwise are not the trained ones. */
+const KNOWN_READINGS = [
+  ['I am furious, this is outrageous', 'anger'],
+  ['I am terrified and scared', 'fear'],
+] as const;
+
+/**
+ * Stage 1: the sentiment analyzer loads its lexicon and the appraisal's weights (off the path to
+ * the first answer: the server already listens), and both must read known phrases correctly.
+ */
+export const probeSentimentAnalyzer = fromPromise<string, SentimentProbeInput>(async ({ input }) => {
   const probe = analyzeSentiment('I love this, it is wonderful');
   if (probe.sentiment.sentiment !== 'positive')
     throw new Error('the AFINN lexicon did not load: a known positive phrase scored as not positive');
-  return 'AFINN-165 lexicon loaded';
+  let model: AppraisalModel;
+  try {
+    model = await input.load();
+  } catch (error) {
+    throw new Error(
+      `the appraisal's weights did not load (${(error as Error).message}); reinstall the package or run npm run train:appraisal`,
+    );
+  }
+  for (const [text, emotion] of KNOWN_READINGS) {
+    const { strongest } = appraise(model, text);
+    if (strongest !== emotion)
+      throw new Error(`the appraisal's weights read "${text}" as ${strongest}, not ${emotion}: they are not the trained ones`);
+  }
+  input.keep(model);
+  return `AFINN-165 lexicon and the appraisal (${model.rows.size} features) loaded`;
 });
 
 export interface ValidateKeyInput {

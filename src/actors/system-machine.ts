@@ -10,13 +10,17 @@ import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
+import type { AppraisalModel } from '../appraisal/appraisal.js';
+import { loadShippedModel } from '../appraisal/shipped-model.js';
 import { sameProvider } from '../providers/validate-key.js';
 import { chatActor } from './chat-actor.js';
 import { dialogueActor, dialogueWatch } from './dialogue-actor.js';
 import { driftActor } from './drift-actor.js';
 import { emotionsActor } from './emotions-actor.js';
+import { sentimentActor } from './sentiment-actor.js';
 import { frontDesk } from './front-desk.js';
 import { historyActor } from './history-actor.js';
+import { moodJournalActor } from './mood-journal-actor.js';
 import { persistenceActor, requestFlush } from './persistence-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
 
@@ -45,6 +49,8 @@ export interface SystemServices {
   readonly driftLease: DriftLease;
   /** The state a shared ledger holds, to start from instead of the emotions file. */
   readonly sharedState?: EmotionState;
+  /** The message appraisal's weights; defaults to the shipped ones (models/appraisal.json). */
+  readonly loadAppraisalModel?: () => Promise<AppraisalModel>;
 }
 
 /** Plain data only (what the inspector and a snapshot show): the services are not in it. */
@@ -85,7 +91,8 @@ function primaryModels(config: ChatConfig): string[] {
 /**
  * The system machine (docs/specification.md#states). `initializing` waits for START, then
  * stage 1 starts the four critical components in parallel; stage 2 starts persistence, the mood's
- * owner (emotions), the chat object, the dialogue and the drift; then `ready`. A missing key is `keyMissing` (still serving
+ * owner (emotions), the sentiment actor (which reads each message), the chat object, the dialogue
+ * and the drift; then `ready`. A missing key is `keyMissing` (still serving
  * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
  * is `failed`: one detailed log line, the state flushed when there is one to flush, and exit status 1.
  *
@@ -94,6 +101,12 @@ function primaryModels(config: ChatConfig): string[] {
  * which is what `hub machine` prints (see machine-json.ts).
  */
 export function createSystemMachine(services: SystemServices) {
+  /**
+   * The appraisal's weights once stage 1 has loaded and probed them, for the sentiment actor of
+   * stage 2. Kept here rather than in the context: the context is plain data that the inspector
+   * shows, and the weights are some 350,000 numbers.
+   */
+  let appraisalModel: AppraisalModel | undefined;
   /** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
   const flushState = fromPromise<unknown>(() => requestFlush(services.bus));
   /**
@@ -139,11 +152,13 @@ export function createSystemMachine(services: SystemServices) {
     actors: {
       frontDesk,
       history: historyActor,
+      moodJournal: moodJournalActor,
       loadMemoryStore,
       probeSentimentAnalyzer,
       validateKey,
       persistence: persistenceActor,
       emotions: emotionsActor,
+      sentiment: sentimentActor,
       chat: chatActor,
       dialogue: dialogueActor,
       drift: driftActor,
@@ -219,6 +234,12 @@ export function createSystemMachine(services: SystemServices) {
         systemId: 'history',
         input: () => ({ bus: services.bus, conversations: services.conversations }),
       }),
+      // What moved the mood is answered in every phase, like the mood itself.
+      spawnChild('moodJournal', {
+        id: 'moodJournal',
+        systemId: 'moodJournal',
+        input: () => ({ bus: services.bus, emotions: defaultState(services.clock.now().toISOString()).emotions }),
+      }),
     ],
     on: { STOP_DRIFT: { actions: 'stopDrift' } },
     initial: 'initializing',
@@ -276,13 +297,19 @@ export function createSystemMachine(services: SystemServices) {
                 },
               },
               sentimentAnalyzer: {
-                description: 'Loads the lexicon and scores a known phrase.',
+                description: "Loads the AFINN lexicon and the appraisal's weights, and reads known phrases.",
                 initial: 'loading',
                 states: {
                   loading: {
                     description: 'Working; its failure fails the system.',
                     invoke: {
                       src: 'probeSentimentAnalyzer',
+                      input: () => ({
+                        load: services.loadAppraisalModel ?? loadShippedModel,
+                        keep: (model: AppraisalModel) => {
+                          appraisalModel = model;
+                        },
+                      }),
                       onDone: {
                         target: 'done',
                         actions: {
@@ -353,7 +380,7 @@ export function createSystemMachine(services: SystemServices) {
             onDone: [{ guard: 'anyKeyMissing', target: '#chatSystem.keyMissing' }, { target: 'stage2' }],
           },
           stage2: {
-            description: 'Stage 2: the actors start (persistence, emotions, chat, dialogue, drift).',
+            description: 'Stage 2: the actors start (persistence, emotions, sentiment, chat, dialogue, drift).',
             entry: [
               spawnChild('persistence', {
                 id: 'persistence',
@@ -370,6 +397,11 @@ export function createSystemMachine(services: SystemServices) {
                 id: 'emotions',
                 systemId: 'emotions',
                 input: ({ context }) => ({ bus: services.bus, initial: context.store!.state, ledger: services.ledger }),
+              }),
+              spawnChild('sentiment', {
+                id: 'sentiment',
+                systemId: 'sentiment',
+                input: ({ context }) => ({ bus: services.bus, emotions: context.store!.state.emotions, model: appraisalModel! }),
               }),
               spawnChild('chat', {
                 id: 'chat',

@@ -11,8 +11,11 @@
  * how the actors talk to one another, and what a replay folds over.
  */
 import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { EMOTION_NAMES } from '../emotions/emotions.js';
 import {
+  AppraisalSchema,
   AvatarShapeSchema,
+  EmotionDeltasSchema,
   EmotionStateSchema,
   EmotionsSchema,
   Iso8601Schema,
@@ -113,6 +116,8 @@ export const ChatRepliedSchema = Event('chat.replied', {
   avatarShape: AvatarShapeSchema,
   /** Unrounded; the HTTP layer rounds. */
   emotions: EmotionsSchema,
+  /** How the message read: the streamed `done` frame shows it to the visitor who wrote it (the JSON body keeps the seed's fields). */
+  appraisal: AppraisalSchema,
 });
 export type ChatReplied = Readonly<Static<typeof ChatRepliedSchema>>;
 
@@ -160,15 +165,17 @@ export const EmotionsLoadedSchema = Event('emotions.loaded', {
 export type EmotionsLoaded = Readonly<Static<typeof EmotionsLoadedSchema>>;
 
 /**
- * An accepted message's sentiment, and the emotions it would make (the current mood, decayed, with
- * this sentiment) for the dialogue's prompt. A preview: nothing changes until the chat's reply is
- * there and the mood ledger delivers its change (`mood.changed`).
+ * An accepted message read by the sentiment actor: its AFINN sentiment (what `GET /api/avatar`
+ * reports), its appraisal (what moves the mood), and the emotions it would make (the current mood,
+ * decayed, with this appraisal) for the dialogue's prompt. A preview: nothing changes until the
+ * chat's reply is there and the mood ledger delivers its change (`mood.changed`).
  */
 export const SentimentAnalyzedSchema = Event('sentiment.analyzed', {
   correlationId,
   sentiment: SentimentSchema,
   /** The analyser's raw score (AFINN sum), kept for the log. */
   score: Type.Number(),
+  appraisal: AppraisalSchema,
   preview: EmotionsSchema,
 });
 export type SentimentAnalyzed = Readonly<Static<typeof SentimentAnalyzedSchema>>;
@@ -185,6 +192,27 @@ export const MoodChangedSchema = Event('mood.changed', {
   ...EmotionStateFields,
 });
 export type MoodChanged = Readonly<Static<typeof MoodChangedSchema>>;
+
+/** `GET /api/mood/why`: what moved the shared mood lately. */
+export const MoodWhyRequestedSchema = Event('mood.why.requested', { correlationId });
+export type MoodWhyRequested = Readonly<Static<typeof MoodWhyRequestedSchema>>;
+
+/** One change as the explanation shows it (`MoodStep`): when, what kind, by how much, and a chat's strongest emotion. */
+export const MoodStepSchema = Type.Object({
+  at: Iso8601Schema,
+  kind: Type.Enum(['chat', 'drift', 'snapshot']),
+  delta: EmotionDeltasSchema,
+  strongest: Type.Optional(Type.Enum(EMOTION_NAMES)),
+});
+
+/** The latest changes (at most 50) with the emotions before the first and after the last: numbers only, no message text. */
+export const MoodWhyReportedSchema = Event('mood.why.reported', {
+  correlationId,
+  from: EmotionsSchema,
+  changes: Type.Array(MoodStepSchema),
+  emotions: EmotionsSchema,
+});
+export type MoodWhyReported = Readonly<Static<typeof MoodWhyReportedSchema>>;
 
 // ── dialogue and persistence ────────────────────────────────────────────────
 export const DialogueRepliedSchema = Event('dialogue.replied', {
@@ -275,6 +303,8 @@ export const EVENT_SCHEMAS = {
   'emotions.loaded': EmotionsLoadedSchema,
   'sentiment.analyzed': SentimentAnalyzedSchema,
   'mood.changed': MoodChangedSchema,
+  'mood.why.requested': MoodWhyRequestedSchema,
+  'mood.why.reported': MoodWhyReportedSchema,
   'dialogue.replied': DialogueRepliedSchema,
   'dialogue.failed': DialogueFailedSchema,
   'dialogue.unavailable': DialogueUnavailableSchema,

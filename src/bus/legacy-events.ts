@@ -43,7 +43,15 @@ export const SentimentAnalyzedWithoutPreviewSchema = Event('sentiment.analyzed',
   score: Type.Number(),
 });
 
-/** The old events by type; `sentiment.analyzed` is also a current type, read in either shape. */
+/** `chat.replied` before it carried the message's appraisal. */
+export const ChatRepliedWithoutAppraisalSchema = Event('chat.replied', {
+  correlationId,
+  response: Type.String(),
+  avatarShape: AvatarShapeSchema,
+  emotions: EmotionsSchema,
+});
+
+/** The old events by type; `sentiment.analyzed` and `chat.replied` are also current types, read in either shape. */
 export const LEGACY_EVENT_SCHEMAS = {
   'chat.committed': ChatCommittedSchema,
   'emotions.drifted': EmotionsDriftedSchema,
@@ -51,6 +59,7 @@ export const LEGACY_EVENT_SCHEMAS = {
   'avatar.changed': AvatarChangedSchema,
   'emotions.previewed': EmotionsPreviewedSchema,
   'sentiment.analyzed': SentimentAnalyzedWithoutPreviewSchema,
+  'chat.replied': ChatRepliedWithoutAppraisalSchema,
 } as const satisfies Record<string, TObject>;
 
 type LegacySchemas = typeof LEGACY_EVENT_SCHEMAS;

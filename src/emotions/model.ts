@@ -1,4 +1,4 @@
-import { emotionRecord, type EmotionDeltas, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
+import { emotionRecord, type AppraisalScores, type EmotionDeltas, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
 
 /** The state a fresh service starts from: mildly content and curious, joy and curiosity in the middle. */
 export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 };
@@ -7,7 +7,16 @@ export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, 
 export const DECAY_FACTOR = 0.97;
 
 /**
- * How one message's sentiment pushes each emotion: `gain = positive·pos + negative·neg + neutral·(1 − max(pos, neg))`.
+ * How one message's appraisal pushes each emotion (docs/specification.md#how-a-message-moves-the-mood):
+ * `gain = rise·p(emotion) − fall·p(the other four)`, so the emotion the message expresses rises
+ * most, the others ease, and a neutral message (p(neutral) near 1) moves almost nothing. The gain
+ * moves the value that fraction of the way towards 1 or 0 (`saturate`): never pinned at a bound.
+ */
+export const APPRAISAL_GAINS = { rise: 0.45, fall: 0.25 } as const;
+
+/**
+ * The rule of chats committed before the appraisal, kept so that their ledgers and event logs
+ * replay to the state they made: how one message's sentiment pushes each emotion: `gain = positive·pos + negative·neg + neutral·(1 − max(pos, neg))`.
  * A positive gain moves the value that fraction of the way towards 1, a negative one that fraction
  * towards 0, so a value approaches the bounds but a message never pins it there.
  */
@@ -41,7 +50,21 @@ export function saturate(value: number, gain: number): number {
   return g >= 0 ? value + g * (1 - value) : value + g * value;
 }
 
-/** The effect of one analysed message, without the decay. */
+/** The effect of one appraised message, without the decay. */
+export function applyAppraisal(emotions: Emotions, appraisal: Pick<AppraisalScores, 'emotions' | 'neutral'>): Emotions {
+  const expressed = 1 - appraisal.neutral;
+  return mapEmotions((name, value) => {
+    const p = appraisal.emotions[name];
+    return saturate(value, APPRAISAL_GAINS.rise * p - APPRAISAL_GAINS.fall * Math.max(0, expressed - p));
+  }, emotions);
+}
+
+/** One processed chat message: decay first, then the message's appraisal. */
+export function processMessage(emotions: Emotions, appraisal: Pick<AppraisalScores, 'emotions' | 'neutral'>): Emotions {
+  return applyAppraisal(decay(emotions), appraisal);
+}
+
+/** The effect of one message by its sentiment alone (chats committed before the appraisal), without the decay. */
 export function applySentiment(emotions: Emotions, sentiment: Sentiment): Emotions {
   const neutrality = 1 - Math.max(sentiment.positive, sentiment.negative);
   return mapEmotions((name, value) => {
@@ -50,8 +73,8 @@ export function applySentiment(emotions: Emotions, sentiment: Sentiment): Emotio
   }, emotions);
 }
 
-/** One processed chat message: decay first, then the message's sentiment. */
-export function processMessage(emotions: Emotions, sentiment: Sentiment): Emotions {
+/** A chat committed before the appraisal: decay first, then its sentiment. */
+export function processSentimentMessage(emotions: Emotions, sentiment: Sentiment): Emotions {
   return applySentiment(decay(emotions), sentiment);
 }
 

@@ -1,6 +1,6 @@
 import { chooseShape } from './avatar.js';
 import type { EmotionState, Emotions, MoodChange, Sentiment } from './emotions.js';
-import { DEFAULT_EMOTIONS, applyDrift, processMessage } from './model.js';
+import { DEFAULT_EMOTIONS, applyDrift, processMessage, processSentimentMessage } from './model.js';
 
 export type { EmotionState, MoodChange } from './emotions.js';
 
@@ -21,15 +21,21 @@ export function advanceAvatar(state: EmotionState, emotions: Emotions, at: strin
 }
 
 /**
- * The state after one ledger change: a chat decays the emotions and applies its sentiment, a
+ * The state after one ledger change: a chat decays the emotions and applies its appraisal (or, made
+ * before the appraisal, its sentiment) and records its sentiment, a
  * drift adds its deltas, and the avatar follows; a snapshot is the state it carries. Pure, so
  * every replica folding the same ledger in the same order holds the same state, and a replay of
  * the ledger reproduces it. The one place the mood is computed.
  */
 export function foldMoodChange(state: EmotionState, change: MoodChange): EmotionState {
   switch (change.kind) {
-    case 'chat':
-      return advanceAvatar({ ...state, sentiment: change.sentiment }, processMessage(state.emotions, change.sentiment), change.at);
+    case 'chat': {
+      const emotions =
+        change.appraisal === undefined
+          ? processSentimentMessage(state.emotions, change.sentiment)
+          : processMessage(state.emotions, change.appraisal);
+      return advanceAvatar({ ...state, sentiment: change.sentiment }, emotions, change.at);
+    }
     case 'drift':
       return advanceAvatar(state, applyDrift(state.emotions, change.deltas), change.at);
     case 'snapshot':

@@ -73,6 +73,7 @@ export const ERRORS = {
     body: { avatar_shape: 'Circle', status: 'error' },
   },
   STATUS_FAILED: { statusCode: 500, message: 'Failed to get the system status' },
+  MOOD_WHY_FAILED: { statusCode: 500, message: 'Failed to explain the mood' },
   PAGE_FAILED: { statusCode: 500, message: 'Failed to render the page' },
   INTERNAL: { statusCode: 500, message: 'Internal server error' },
 

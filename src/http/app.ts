@@ -18,6 +18,7 @@ import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { eventsRoutes } from './routes/events.js';
 import { historyRoutes } from './routes/history.js';
+import { moodRoutes } from './routes/mood.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
 import { newSessionSecret } from '../conversations/session-secret.js';
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(eventsRoutes, { bus, system });
   await app.register(avatarRoutes, { system });
+  await app.register(moodRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
   return app;
 }

@@ -3,6 +3,7 @@
  * The phase names of the system machine become status strings through one table (PHASES).
  */
 import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js';
+import { roundAppraisal } from '../appraisal/appraisal.js';
 import type { Sentiment } from '../emotions/emotions.js';
 import { round2, roundEmotions } from '../emotions/model.js';
 import { ERRORS } from '../errors/catalogue.js';
@@ -79,7 +80,7 @@ export function availabilityBody(phase: SystemPhase) {
   return { available: false, is_initialized: false, status, message, error: message, missing_llm_key: phase === 'keyMissing' };
 }
 
-/** `POST /api/chat` success. */
+/** `POST /api/chat` success: exactly the seed's fields. */
 export function chatBody(reply: ChatReplied) {
   return {
     response: reply.response,
@@ -87,4 +88,9 @@ export function chatBody(reply: ChatReplied) {
     emotions: roundEmotions(reply.emotions),
     is_initialized: true,
   };
+}
+
+/** A streamed chat's `done` frame: the seed's body, and how the message read (for the visitor who wrote it). */
+export function doneFrameBody(reply: ChatReplied) {
+  return { ...chatBody(reply), appraisal: roundAppraisal(reply.appraisal) };
 }

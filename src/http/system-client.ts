@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import type { ChatRejected, ChatReplied, HistoryReported, SessionKey, StatusReported } from '../bus/events.js';
+import type { ChatRejected, ChatReplied, HistoryReported, MoodWhyReported, SessionKey, StatusReported } from '../bus/events.js';
 
 export interface SystemTimeouts {
   /** How long a `status.requested` may wait for its report; the system answers it at once in every phase. */
@@ -54,6 +54,11 @@ export class SystemClient {
   async stop(session: SessionKey): Promise<number> {
     const answer = await this.#bus.request({ type: 'chat.stop.requested', session }, 'chat.stop.answered', this.#timeouts.statusMs);
     return answer.stopped;
+  }
+
+  /** What moved the shared mood lately (`GET /api/mood/why`). */
+  moodWhy(): Promise<MoodWhyReported> {
+    return this.#bus.request({ type: 'mood.why.requested' }, 'mood.why.reported', this.#timeouts.statusMs);
   }
 
   /** The visitor's conversation, or (`forget`) forgets it first. */

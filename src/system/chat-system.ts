@@ -16,6 +16,7 @@ import { sessionBoundsOf } from '../conversations/session-bounds.js';
 import { inspectionFromEnv, type Inspect } from './inspect.js';
 import { requestFlush } from '../actors/persistence-actor.js';
 import { createSystemMachine, phaseOf } from '../actors/system-machine.js';
+import type { AppraisalModel } from '../appraisal/appraisal.js';
 
 export interface ChatSystemDeps {
   bus: Bus;
@@ -41,6 +42,8 @@ export interface ChatSystemDeps {
   driftLease?: DriftLease;
   /** The state the given shared ledger holds: the system starts from it instead of the emotions file. */
   sharedState?: EmotionState;
+  /** The message appraisal's weights. Default: the shipped ones (models/appraisal.json). */
+  loadAppraisalModel?: () => Promise<AppraisalModel>;
 }
 
 export interface ChatSystem {
@@ -78,6 +81,7 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
     conversations,
     driftLease,
     sharedState: deps.sharedState,
+    loadAppraisalModel: deps.loadAppraisalModel,
   });
   const actor = createActor(machine, {
     inspect: deps.inspect ?? inspection?.inspect,

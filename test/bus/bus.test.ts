@@ -3,6 +3,7 @@ import { Bus } from '../../src/bus/bus.js';
 import { BusClosedError, BusTimeoutError } from '../../src/bus/errors.js';
 import type { BusEvent } from '../../src/bus/events.js';
 import { fixedClock } from '../../src/runtime/clock.js';
+import { ANGRY_APPRAISAL } from '../support/moods.js';
 
 const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
 const loadedAvatar = {
@@ -136,6 +137,7 @@ t.test('concurrent requests each get their own reply, whatever the order of repl
       response: `echo ${messages.get(id)}`,
       avatarShape: 'Circle',
       emotions,
+      appraisal: ANGRY_APPRAISAL,
     });
   }
   const replies = await Promise.all(requests);

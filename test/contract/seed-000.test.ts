@@ -3,6 +3,7 @@ import { completion, harness as chatSystemHarness, modelList, readyApp } from '.
 import { launchChromium } from '../support/browser.js';
 import { eventually } from '../../testkit/eventually.js';
 import { harness } from '../support/http-harness.js';
+import { neutralReader } from '../support/appraisal-models.js';
 
 // docs/specification.md#chat, read line by line against the real app over the real actor system.
 const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
@@ -76,12 +77,12 @@ t.test('every JSON endpoint of a ready service: Content-Type JSON and the specif
 
 t.test("the seed's numbers, wired: a message decays every emotion by 0.97, and responses round to two decimals", async (t) => {
   // Literals, not the model's own functions: a changed decay factor or rounding must fail here.
-  // From the default state (0.5, 0.2, 0.1, 0.1, 0.5) a neutral message leaves 0.97 of each emotion,
-  // and sparks curiosity by 0.2 of the way to 1: 0.485, 0.194, 0.097, 0.097, 0.588.
-  const { app } = await readyApp(t);
+  // From the default state (0.5, 0.2, 0.1, 0.1, 0.5) a message read as wholly neutral leaves 0.97
+  // of each emotion: 0.485, 0.194, 0.097, 0.097, 0.485.
+  const { app } = await readyApp(t, {}, { appraisalModel: neutralReader() });
   const chat = await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'the table is brown' } });
   t.equal(chat.statusCode, 200);
-  const rounded = { joy: 0.49, sadness: 0.19, anger: 0.1, fear: 0.1, curiosity: 0.59 };
+  const rounded = { joy: 0.49, sadness: 0.19, anger: 0.1, fear: 0.1, curiosity: 0.49 };
   t.same(chat.json().emotions, rounded, 'rounded half up to two decimals (0.485 shows as 0.49)');
   t.same((await app.inject('/api/avatar')).json().emotions, rounded, 'the avatar shows the same');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { bodyLimitFor } from '../../src/http/app.js';
 import { chat, harness } from '../support/http-harness.js';
+import { ANGRY_APPRAISAL } from '../support/moods.js';
 
 t.test('unknown paths and methods are 404 with a JSON error', async (t) => {
   const { app } = await harness(t);
@@ -53,7 +54,14 @@ t.test('the default chat timeout outlasts the provider timeout', async (t) => {
   // Answered 80 ms later: past a tiny status timeout, well within 3 × 20 ms + 10 s.
   const subscription = bus.on('chat.requested').subscribe(({ correlationId }) => {
     setTimeout(() => {
-      bus.publish({ type: 'chat.replied', correlationId, response: 'late but fine', avatarShape: 'Circle', emotions: system.emotions });
+      bus.publish({
+        type: 'chat.replied',
+        correlationId,
+        response: 'late but fine',
+        avatarShape: 'Circle',
+        emotions: system.emotions,
+        appraisal: ANGRY_APPRAISAL,
+      });
     }, 80);
   });
   t.teardown(() => subscription.unsubscribe());

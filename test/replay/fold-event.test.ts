@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { BusEvent } from '../../src/bus/events.js';
-import { applyDrift, DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
+import { applyDrift, DEFAULT_EMOTIONS, processMessage, processSentimentMessage } from '../../src/emotions/model.js';
 import { foldEvent } from '../../src/replay/fold-event.js';
 import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
 
@@ -29,7 +29,7 @@ t.test('emotions.loaded starts over from the loaded state', (t) => {
 t.test('an old log: a committed chat and a drift tick change the emotions, the shape and last updated', (t) => {
   const start = defaultState('2026-01-01T00:00:00.000Z');
   const analyzed = foldEvent(start, { type: 'chat.committed', at, correlationId: 'c', sentiment: positive });
-  t.same(analyzed.emotions, processMessage(DEFAULT_EMOTIONS, positive));
+  t.same(analyzed.emotions, processSentimentMessage(DEFAULT_EMOTIONS, positive));
   t.same(analyzed.sentiment, positive);
   t.equal(analyzed.lastUpdated, at);
   t.equal(analyzed.avatarShape, 'Triangle', 'joy passes the Triangle threshold');
@@ -49,17 +49,32 @@ t.test('a message analysed but never committed (its chat failed) changes nothing
     start,
   );
   t.equal(
-    foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processMessage(DEFAULT_EMOTIONS, positive) }),
+    foldEvent(start, { type: 'emotions.previewed', at, correlationId: 'c', emotions: processSentimentMessage(DEFAULT_EMOTIONS, positive) }),
     start,
   );
   t.end();
 });
 
-t.test('a ledger change folds as its event does: a chat decays then applies its sentiment, a drift adds its deltas', (t) => {
+t.test('a ledger change folds as its event does: a chat decays then applies its appraisal, a drift adds its deltas', (t) => {
   const start = defaultState('2026-11-23T09:00:00.000Z');
   const sentiment = { sentiment: 'negative', positive: 0, negative: 0.6 } as const;
-  const chat = foldMoodChange(start, { kind: 'chat', correlationId: 'c', sentiment, at: '2026-11-23T09:00:01.000Z' });
-  t.same(chat.emotions, processMessage(start.emotions, sentiment));
+  const appraisal = {
+    emotions: { joy: 0.02, sadness: 0.03, anger: 0.05, fear: 0.85, curiosity: 0.01 },
+    neutral: 0.04,
+    strongest: 'fear',
+  } as const;
+  const chat = foldMoodChange(start, { kind: 'chat', correlationId: 'c', sentiment, appraisal, at: '2026-11-23T09:00:01.000Z' });
+  t.same(chat.emotions, processMessage(start.emotions, appraisal));
+  t.ok(
+    chat.emotions.fear > start.emotions.fear && chat.emotions.sadness < start.emotions.sadness,
+    'the appraisal moves it, not the sentiment',
+  );
+  const before = foldMoodChange(start, { kind: 'chat', correlationId: 'c', sentiment, at: '2026-11-23T09:00:01.000Z' });
+  t.same(
+    before.emotions,
+    processSentimentMessage(start.emotions, sentiment),
+    'a chat committed before the appraisal folds by its sentiment',
+  );
   t.same([chat.sentiment, chat.lastUpdated], [sentiment, '2026-11-23T09:00:01.000Z']);
   const deltas = { joy: -0.05, sadness: 0.05, anger: 0, fear: 0.01, curiosity: -0.02 };
   const drift = foldMoodChange(chat, { kind: 'drift', deltas, at: '2026-11-23T09:00:10.000Z' });

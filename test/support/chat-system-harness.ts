@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AppraisalModel } from '../../src/appraisal/appraisal.js';
 import { join } from 'node:path';
 import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
 import type { Test } from 'tap';
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   readonly conversations?: ConversationStore;
   /** The dialogue's retries (default 0: a failure counts at once). */
   readonly dialogueRetries?: number;
+  /** The appraisal's weights (default: the shipped ones); `neutralReader()` reads every message as neutral. */
+  readonly appraisalModel?: AppraisalModel;
 }
 
 /**
@@ -54,7 +57,7 @@ export function harness(
   t: Test,
   env: Record<string, string> = {},
   dir: string = t.testdir(),
-  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations, dialogueRetries = 0 }: HarnessOptions = {},
+  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations, dialogueRetries = 0, appraisalModel }: HarnessOptions = {},
 ): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
@@ -83,6 +86,7 @@ export function harness(
     inspect: () => undefined,
     ledger,
     ...(conversations ? { conversations } : {}),
+    ...(appraisalModel ? { loadAppraisalModel: async () => appraisalModel } : {}),
   });
   t.teardown(() => system.stop());
   let now = 0;
@@ -146,10 +150,14 @@ export interface ReadyApp {
  * stand-in, the clock is fixed and virtual time never moves, so the drift never ticks and the
  * emotions move only when a chat is accepted.
  */
-export async function readyApp(t: Test, env: Record<string, string> = {}): Promise<ReadyApp> {
+export async function readyApp(
+  t: Test,
+  env: Record<string, string> = {},
+  options: Pick<HarnessOptions, 'appraisalModel'> = {},
+): Promise<ReadyApp> {
   const provider = standInProvider();
   const settings = { LLM_API_KEY: 'sk-test-robust', LLM_TIMEOUT_MS: '30000', ...env };
-  const { system, bus, exits, events, advance } = harness(t, settings, t.testdir(), { fetch: provider.fetch, debug: false });
+  const { system, bus, exits, events, advance } = harness(t, settings, t.testdir(), { fetch: provider.fetch, debug: false, ...options });
   const app = await buildApp({
     bus,
     clock: fixedClock(START),

@@ -1,11 +1,18 @@
 import type { Subscription } from 'rxjs';
 import type { Bus } from '../../src/bus/bus.js';
 import type { ChatRejection, SystemPhase } from '../../src/bus/events.js';
-import type { AvatarShape, Emotions, Sentiment } from '../../src/emotions/emotions.js';
+import type { Appraisal, AvatarShape, Emotions, Sentiment } from '../../src/emotions/emotions.js';
+import { ANGRY_APPRAISAL } from './moods.js';
 
 /** What the fake does with the next chat request. */
 export type ChatBehaviour =
-  | { readonly kind: 'reply'; readonly response: string; readonly emotions?: Emotions; readonly avatarShape?: AvatarShape }
+  | {
+      readonly kind: 'reply';
+      readonly response: string;
+      readonly emotions?: Emotions;
+      readonly avatarShape?: AvatarShape;
+      readonly appraisal?: Appraisal;
+    }
   | { readonly kind: 'reject'; readonly reason: ChatRejection; readonly error: string }
   | { readonly kind: 'silent' };
 
@@ -72,6 +79,7 @@ export class FakeSystem {
       response: behaviour.response,
       avatarShape: this.avatarShape,
       emotions: this.emotions,
+      appraisal: behaviour.appraisal ?? ANGRY_APPRAISAL,
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { Emotions } from '../../src/emotions/emotions.js';
+import type { Appraisal, Emotions } from '../../src/emotions/emotions.js';
 
 /** A mood, the five values in the bars' order. */
 export const mood = (joy: number, sadness: number, anger: number, fear: number, curiosity: number): Emotions => ({
@@ -17,3 +17,11 @@ export const FIVE_MOODS = {
   fear: mood(0.08, 0.3, 0.1, 0.86, 0.3),
   curiosity: mood(0.45, 0.08, 0.05, 0.1, 0.9),
 } as const satisfies Record<string, Emotions>;
+
+/** How "I am furious, I hate this" reads: what a chat stand-in replies with when a test gives no appraisal. */
+export const ANGRY_APPRAISAL: Appraisal = {
+  emotions: mood(0.02, 0.03, 0.88, 0.01, 0.02),
+  neutral: 0.04,
+  strongest: 'anger',
+  cues: ['furious', 'hate'],
+};

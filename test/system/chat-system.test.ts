@@ -5,7 +5,8 @@ import { firstValueFrom, skip } from 'rxjs';
 import t from 'tap';
 import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
-import { analyzeSentiment } from '../../src/emotions/sentiment.js';
+import { appraise } from '../../src/appraisal/appraisal.js';
+import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { systemPrompt } from '../../src/actors/dialogue-actor.js';
 import { START, completion, correlationOf, harness, ofType, modelList } from '../support/chat-system-harness.js';
@@ -154,7 +155,7 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
   const { bus, events } = await ready(t);
   const message = 'I love this wonderful day';
   const reply = await chat(bus, message);
-  const expected = processMessage(DEFAULT_EMOTIONS, analyzeSentiment(message).sentiment);
+  const expected = processMessage(DEFAULT_EMOTIONS, appraise(await loadShippedModel(), message));
   t.match(reply, { type: 'chat.replied', response: 'What a lovely thing to say!', emotions: expected });
   t.same((reply as { emotions: object }).emotions, expected, 'unrounded');
   t.match(await status(bus), { phase: 'ready', emotions: expected, sentiment: { sentiment: 'positive' } });

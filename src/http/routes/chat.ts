@@ -3,7 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
 import { phaseError, rejectionError } from '../../errors/phase-errors.js';
 import { httpError, type HttpError } from '../errors.js';
-import { chatBody } from '../present.js';
+import { chatBody, doneFrameBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';
 import type { CookiePolicy } from '../cookie-attributes.js';
 import { visitorSession } from '../session.js';
@@ -78,7 +78,7 @@ async function streamChat(system: SystemClient, request: FastifyRequest, reply: 
   try {
     const answer = await system.chatStream(message, request.session, (text) => write(sseFrame(JSON.stringify({ text }), 'token')));
     if (answer.type === 'chat.replied') {
-      frame = sseFrame(JSON.stringify(chatBody(answer)), 'done');
+      frame = sseFrame(JSON.stringify(doneFrameBody(answer)), 'done');
     } else {
       const error = httpError(rejectionError(answer.reason), { cause: answer.error });
       request.log.debug({ code: error.code, reason: answer.error }, error.message);

@@ -1,0 +1,53 @@
+import type { EmotionDeltas, EmotionName, Emotions, MoodChange } from './emotions.js';
+import { emotionRecord } from './emotions.js';
+
+/** How many of the latest changes `GET /api/mood/why` explains. */
+export const MOOD_JOURNAL_LENGTH = 50;
+
+/** One change as the mood's explanation shows it: numbers only, never a message's words. */
+export interface MoodStep {
+  readonly at: string;
+  readonly kind: MoodChange['kind'];
+  /** The emotions after the change minus before it, unrounded. */
+  readonly delta: EmotionDeltas;
+  /** A chat's: the emotion its message expressed most. */
+  readonly strongest?: EmotionName;
+}
+
+/** The latest changes, each with the emotions before it, and the emotions after the last. */
+export interface MoodJournal {
+  readonly entries: readonly { readonly before: Emotions; readonly step: MoodStep }[];
+  readonly emotions: Emotions;
+}
+
+/** What `GET /api/mood/why` answers: `from` plus the sum of the deltas is `emotions` (to floating-point rounding). */
+export interface MoodExplanation {
+  readonly from: Emotions;
+  readonly changes: MoodStep[];
+  readonly emotions: Emotions;
+}
+
+/** A journal with no change yet, at `emotions` (the state the run loaded). */
+export function startJournal(emotions: Emotions): MoodJournal {
+  return { entries: [], emotions };
+}
+
+/** The journal after `change` took the emotions to `after`; the oldest entry goes beyond the length. */
+export function recordChange(journal: MoodJournal, change: MoodChange, after: Emotions): MoodJournal {
+  const before = journal.emotions;
+  const delta = emotionRecord((name) => after[name] - before[name]);
+  const step: MoodStep =
+    change.kind === 'chat' && change.appraisal !== undefined
+      ? { at: change.at, kind: change.kind, delta, strongest: change.appraisal.strongest }
+      : { at: change.at, kind: change.kind, delta };
+  const entries = [...journal.entries, { before, step }];
+  return { entries: entries.length > MOOD_JOURNAL_LENGTH ? entries.slice(-MOOD_JOURNAL_LENGTH) : entries, emotions: after };
+}
+
+export function explain(journal: MoodJournal): MoodExplanation {
+  return {
+    from: journal.entries[0]?.before ?? journal.emotions,
+    changes: journal.entries.map(({ step }) => step),
+    emotions: journal.emotions,
+  };
+}
