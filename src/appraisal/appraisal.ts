@@ -1,6 +1,6 @@
 import { EMOTION_NAMES, type Appraisal, type AppraisalScores } from '../emotions/emotions.js';
 import { round2, roundEmotions } from '../emotions/model.js';
-import { pairKey, readTokens, type ReadToken } from './features.js';
+import { lexiconHits, pairKey, readTokens, type ReadToken } from './features.js';
 
 /** What the classifier tells apart: the five emotions, then neutral (a message that expresses none). */
 export const APPRAISAL_LABELS = [...EMOTION_NAMES, 'neutral'] as const;
@@ -21,26 +21,32 @@ export type { Appraisal, AppraisalScores } from '../emotions/emotions.js';
 
 export const MAX_CUES = 3;
 
-/** A feature present in the message: its row and the tokens it spans (one word, or a pair). */
+/** A feature present in the message: its row, and the tokens it credits as cues (none for a word pair). */
 interface Hit {
   readonly row: number;
-  readonly first: number;
-  readonly last: number;
+  readonly cues: readonly number[];
 }
 
-/** The rows of the model's features found in `tokens`, each feature once (presence, not counts, as in training). */
-function hitsOf(model: AppraisalModel, tokens: readonly ReadToken[]): Hit[] {
+/** The rows of the model's features found in the message, each feature once (presence, not counts, as in training). */
+function hitsOf(model: AppraisalModel, text: string, tokens: readonly ReadToken[]): Hit[] {
   const hits: Hit[] = [];
   const seen = new Set<string>();
-  const look = (key: string, first: number, last: number): void => {
+  const look = (key: string, cues: readonly number[]): void => {
     if (seen.has(key)) return;
     seen.add(key);
     const row = model.rows.get(key);
-    if (row !== undefined) hits.push({ row, first, last });
+    if (row !== undefined) hits.push({ row, cues });
   };
   for (let i = 0; i < tokens.length; i++) {
-    look(tokens[i]!.key, i, i);
-    if (i + 1 < tokens.length) look(pairKey(tokens[i]!, tokens[i + 1]!), i, i + 1);
+    look(tokens[i]!.key, tokens[i]!.mark ? [] : [i]);
+    // A pair's weight mostly belongs to the word that carries it: it is no cue of its own.
+    if (i + 1 < tokens.length) look(pairKey(tokens[i]!, tokens[i + 1]!), []);
+  }
+  for (const { key, words } of lexiconHits(text)) {
+    look(
+      key,
+      tokens.flatMap(({ word }, index) => (words.includes(word) ? [index] : [])),
+    );
   }
   return hits;
 }
@@ -62,28 +68,28 @@ function probabilities(model: AppraisalModel, hits: readonly Hit[]): number[] {
 }
 
 /** How far a word must push the reading's emotion (in logits) to count as a cue: "so" and "the" do not. */
-export const CUE_MIN_PUSH = 0.5;
+export const CUE_MIN_PUSH = 0.3;
 
 /**
- * The words that pushed `label` most: a word's weight for the label above its mean weight over all
- * labels (what it adds to the label's odds against the others). Words only, not pairs: a cue is
- * something the person said, and a pair's weight mostly belongs to the word that carries it.
+ * The words that pushed `label` most: each feature's weight for the label above its mean weight
+ * over all labels (what it adds to the label's odds against the others), credited to the words it
+ * stands for: a word its own, a lexicon weight the words that carry it.
  */
 function cuesOf(model: AppraisalModel, tokens: readonly ReadToken[], hits: readonly Hit[], label: number): string[] {
-  const cues: { word: string; push: number }[] = [];
-  for (const { row, first, last } of hits) {
-    const token = tokens[first]!;
-    if (first !== last || token.mark) continue;
+  const pushes = new Map<string, number>();
+  for (const { row, cues } of hits) {
+    if (cues.length === 0) continue;
     const offset = row * LABELS;
     let sum = 0;
     for (let k = 0; k < LABELS; k++) sum += model.weights[offset + k]!;
     const push = model.weights[offset + label]! - sum / LABELS;
-    if (push >= CUE_MIN_PUSH) cues.push({ word: token.word, push });
+    for (const word of new Set(cues.map((index) => tokens[index]!.word))) pushes.set(word, (pushes.get(word) ?? 0) + push);
   }
-  return cues
-    .sort((a, b) => b.push - a.push)
+  return [...pushes]
+    .filter(([, push]) => push >= CUE_MIN_PUSH)
+    .sort((a, b) => b[1] - a[1])
     .slice(0, MAX_CUES)
-    .map(({ word }) => word);
+    .map(([word]) => word);
 }
 
 /**
@@ -93,7 +99,7 @@ function cuesOf(model: AppraisalModel, tokens: readonly ReadToken[], hits: reado
  */
 export function appraise(model: AppraisalModel, text: string): Appraisal {
   const tokens = readTokens(text);
-  const hits = hitsOf(model, tokens);
+  const hits = hitsOf(model, text, tokens);
   const p = probabilities(model, hits);
   let strongest = 0;
   for (let k = 1; k < NEUTRAL; k++) if (p[k]! > p[strongest]!) strongest = k;

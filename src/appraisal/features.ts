@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import Sentiment from 'sentiment';
 import Tokenizer from 'wink-tokenizer';
 
 /** One token of a message that the appraisal reads: the word as written (lowercased) and the key it is counted under. */
@@ -38,16 +39,39 @@ export function pairKey(a: ReadToken, b: ReadToken): string {
   return `${a.key} ${b.key}`;
 }
 
-/** Every distinct feature of `text`: its tokens' keys and the keys of adjacent pairs. */
-export function featuresOf(text: string): string[] {
-  return featuresOfTokens(readTokens(text));
+/** One weight of the AFINN lexicon found in a message, and the words (lowercased) that carry it. */
+export interface LexiconHit {
+  /** `afinn:-3`: every word of that weight shares the feature. */
+  readonly key: string;
+  readonly words: readonly string[];
 }
 
-export function featuresOfTokens(tokens: readonly ReadToken[]): string[] {
+const afinn = new Sentiment();
+
+/**
+ * The message's AFINN-165 weights as features (the `sentiment` package's lexicon and negation: "not
+ * good" carries −3). A word GoEmotions holds too few times to weigh on its own ("furious": 9 comments,
+ * mixed labels) still counts through the weight it shares with common words of its kind.
+ */
+export function lexiconHits(text: string): LexiconHit[] {
+  const hits = new Map<string, string[]>();
+  for (const entry of afinn.analyze(text).calculation) {
+    for (const [word, weight] of Object.entries(entry)) {
+      const key = `afinn:${weight}`;
+      hits.set(key, [...(hits.get(key) ?? []), word.toLowerCase()]);
+    }
+  }
+  return [...hits].map(([key, words]) => ({ key, words }));
+}
+
+/** Every distinct feature of `text`: its tokens' keys, the keys of adjacent pairs, and its lexicon weights. */
+export function featuresOf(text: string): string[] {
+  const tokens = readTokens(text);
   const features = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
     features.add(tokens[i]!.key);
     if (i + 1 < tokens.length) features.add(pairKey(tokens[i]!, tokens[i + 1]!));
   }
+  for (const { key } of lexiconHits(text)) features.add(key);
   return [...features];
 }

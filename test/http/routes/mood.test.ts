@@ -1,0 +1,87 @@
+import t from 'tap';
+import type { Test } from 'tap';
+import { EMOTION_NAMES, type EmotionName, type Emotions } from '../../../src/emotions/emotions.js';
+import { readyApp } from '../../support/chat-system-harness.js';
+
+type App = Awaited<ReturnType<typeof readyApp>>['app'];
+
+// What a person types to make the avatar feel one thing, read by the shipped appraisal.
+const RUNS: Record<EmotionName, readonly string[]> = {
+  joy: ["I'm so happy today!", 'This is wonderful, I love it', 'Great news, I got the job!', 'Thank you, that made my day'],
+  sadness: [
+    'I feel so sad and lonely',
+    'I miss my grandmother, she passed away',
+    "I'm heartbroken",
+    'Everything feels hopeless and I keep crying',
+  ],
+  anger: ['I am furious!', 'This is outrageous, I hate it', 'You are so annoying, stop it', "I'm really angry at my boss"],
+  fear: ["I'm scared", 'I am terrified of what will happen', "I'm so anxious and nervous", "I'm afraid something bad will happen"],
+  curiosity: [
+    'How do black holes form?',
+    'I wonder why the sky is blue?',
+    'What is the meaning of this?',
+    'Can you explain how vaccines work?',
+  ],
+};
+
+async function say(t: Test, app: App, message: string): Promise<{ avatar_shape: string; emotions: Emotions }> {
+  const response = await app.inject({ method: 'POST', url: '/api/chat', payload: { message } });
+  t.equal(response.statusCode, 200, message);
+  return response.json();
+}
+
+const strongestOf = (emotions: Emotions): EmotionName => EMOTION_NAMES.reduce((a, b) => (emotions[b] > emotions[a] ? b : a));
+
+for (const emotion of EMOTION_NAMES) {
+  t.test(`from the default mood, four messages that express ${emotion} make it the strongest`, async (t) => {
+    const { app } = await readyApp(t);
+    let body: { emotions: Emotions } | undefined;
+    for (const message of RUNS[emotion]) body = await say(t, app, message);
+    t.equal(strongestOf(body!.emotions), emotion, JSON.stringify(body!.emotions));
+  });
+}
+
+t.test('after a joyful Triangle, a run of sad messages leaves the Triangle', async (t) => {
+  const { app } = await readyApp(t);
+  let body = { avatar_shape: '' };
+  for (const message of [...RUNS.joy, ...RUNS.joy]) body = await say(t, app, message);
+  t.equal(body.avatar_shape, 'Triangle');
+  for (const message of RUNS.sadness) body = await say(t, app, message);
+  t.not(body.avatar_shape, 'Triangle');
+});
+
+t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their strongest emotion, no message text', async (t) => {
+  const { app, advance } = await readyApp(t);
+  const before = (await app.inject('/api/mood/why')).json();
+  t.same(before, { from: before.emotions, changes: [], emotions: before.emotions }, 'nothing has moved it yet');
+  await say(t, app, 'I am terrified of spiders');
+  advance(10_000); // one drift tick
+  await say(t, app, 'I hate waiting, it is outrageous');
+  const response = await app.inject('/api/mood/why');
+  t.equal(response.statusCode, 200);
+  t.match(response.headers['content-type'], /^application\/json/);
+  const why = response.json();
+  t.same(
+    why.changes.map(({ kind, strongest }: { kind: string; strongest?: string }) => [kind, strongest]),
+    [
+      ['chat', 'fear'],
+      ['drift', undefined],
+      ['chat', 'anger'],
+    ],
+  );
+  for (const change of why.changes) {
+    t.same(Object.keys(change).sort(), change.kind === 'chat' ? ['at', 'delta', 'kind', 'strongest'] : ['at', 'delta', 'kind']);
+    t.equal(new Date(change.at).toISOString(), change.at);
+  }
+  for (const name of EMOTION_NAMES) {
+    const sum = why.changes.reduce((total: number, change: { delta: Emotions }) => total + change.delta[name], why.from[name]);
+    t.ok(Math.abs(sum - why.emotions[name]) < 1e-9, `${name}: from + Σ delta = ${sum}, emotions ${why.emotions[name]}`);
+  }
+  const avatar = (await app.inject('/api/avatar')).json();
+  t.same(
+    avatar.emotions,
+    Object.fromEntries(EMOTION_NAMES.map((name) => [name, Math.round(why.emotions[name] * 100) / 100])),
+    'the current mood',
+  );
+  t.notMatch(response.body, /spider|waiting|outrageous|terrified/i, 'no word of anyone’s message');
+});
