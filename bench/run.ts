@@ -8,6 +8,7 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
 import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 import { measureSessionMemory } from './session-memory.js';
+import { measureAppraisal } from './appraisal.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
 
@@ -297,6 +298,21 @@ async function sessionMemoryScenario(): Promise<void> {
   console.error(`session memory: ${mb(figures.storeBytes)}, ratio ${ratio.toFixed(2)}`);
 }
 
+/** Reading one message: the appraisal against the sentiment package alone, per message of the GoEmotions dev split. */
+async function appraisalScenario(): Promise<void> {
+  const f = await measureAppraisal();
+  const us = (value: number) => `${value.toFixed(1)} µs`;
+  rows.push({
+    scenario: `reading a message: appraisal vs sentiment alone (p50 of ${f.messages.toLocaleString('en')} comments; weights ${(f.modelBytes / 2 ** 20).toFixed(1)} MB heap)`,
+    product: `${us(f.appraisal.p50)} (p99 ${us(f.appraisal.p99)})`,
+    baseline: `${us(f.sentiment.p50)} (p99 ${us(f.sentiment.p99)})`,
+    ratio: f.appraisal.p50 / f.sentiment.p50,
+    target: 'p50 ≤ 50 µs',
+    met: f.appraisal.p50 <= 50,
+  });
+  console.error(`appraisal: p50 ${us(f.appraisal.p50)}, sentiment p50 ${us(f.sentiment.p50)}, weights ${f.modelBytes} bytes`);
+}
+
 /**
  * Streamed chats through the bus (the product's POST /api/chat with Accept: text/event-stream)
  * against a route that pipes the same `openai` stream straight to the socket, the provider writing
@@ -466,6 +482,7 @@ async function firstAnswerScenario(): Promise<void> {
 /** The scenarios, in the order they run; `BENCH_ONLY=live,store` runs those alone. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
   memory: sessionMemoryScenario,
+  appraisal: appraisalScenario,
   http: async () => {
     const baseline = await startServerProcess('baseline');
     try {

@@ -29,13 +29,13 @@ export {
   applyDrift,
   driftDeltas,
   roundEmotions,
+  roundAppraisal,
   round2,
 } from './emotions/model.js';
 export { chooseShape, energyOf, weightOf, SHAPE_THRESHOLDS } from './emotions/avatar.js';
 export { analyzeSentiment, type SentimentAnalysis } from './emotions/sentiment.js';
 export {
   appraise,
-  roundAppraisal,
   APPRAISAL_LABELS,
   type Appraisal,
   type AppraisalModel,

@@ -238,7 +238,12 @@ export function createSystemMachine(services: SystemServices) {
       spawnChild('moodJournal', {
         id: 'moodJournal',
         systemId: 'moodJournal',
-        input: () => ({ bus: services.bus, emotions: defaultState(services.clock.now().toISOString()).emotions }),
+        input: () => ({
+          bus: services.bus,
+          emotions: defaultState(services.clock.now().toISOString()).emotions,
+          ledger: services.ledger,
+          logger: services.logger,
+        }),
       }),
     ],
     on: { STOP_DRIFT: { actions: 'stopDrift' } },

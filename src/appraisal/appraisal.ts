@@ -1,5 +1,4 @@
 import { EMOTION_NAMES, type Appraisal, type AppraisalScores } from '../emotions/emotions.js';
-import { round2, roundEmotions } from '../emotions/model.js';
 import { lexiconHits, pairKey, readTokens, type ReadToken } from './features.js';
 
 /** What the classifier tells apart: the five emotions, then neutral (a message that expresses none). */
@@ -110,14 +109,4 @@ export function appraise(model: AppraisalModel, text: string): Appraisal {
 /** The label with the highest probability, neutral included: the reading of a message as one class. */
 export function topLabel(appraisal: AppraisalScores): AppraisalLabel {
   return appraisal.neutral > appraisal.emotions[appraisal.strongest] ? 'neutral' : appraisal.strongest;
-}
-
-/** An appraisal as the API and `hub appraise` show it: probabilities to 2 decimals, like every number the service answers. */
-export function roundAppraisal(appraisal: Appraisal): Appraisal {
-  return {
-    emotions: roundEmotions(appraisal.emotions),
-    neutral: round2(appraisal.neutral),
-    strongest: appraisal.strongest,
-    cues: appraisal.cues,
-  };
 }

@@ -1,4 +1,12 @@
-import { emotionRecord, type AppraisalScores, type EmotionDeltas, type EmotionName, type Emotions, type Sentiment } from './emotions.js';
+import {
+  emotionRecord,
+  type Appraisal,
+  type AppraisalScores,
+  type EmotionDeltas,
+  type EmotionName,
+  type Emotions,
+  type Sentiment,
+} from './emotions.js';
 
 /** The state a fresh service starts from: mildly content and curious, joy and curiosity in the middle. */
 export const DEFAULT_EMOTIONS: Emotions = { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 };
@@ -103,4 +111,14 @@ export function roundEmotions(emotions: Emotions): Emotions {
 /** The 2 decimals every number in a response shows. */
 export function round2(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** An appraisal as the API and `hub appraise` show it: probabilities to 2 decimals, like every number the service answers. */
+export function roundAppraisal(appraisal: Appraisal): Appraisal {
+  return {
+    emotions: roundEmotions(appraisal.emotions),
+    neutral: round2(appraisal.neutral),
+    strongest: appraisal.strongest,
+    cues: appraisal.cues,
+  };
 }

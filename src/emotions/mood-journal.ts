@@ -14,9 +14,15 @@ export interface MoodStep {
   readonly strongest?: EmotionName;
 }
 
+/** One change with the emotions before it. */
+export interface JournalEntry {
+  readonly before: Emotions;
+  readonly step: MoodStep;
+}
+
 /** The latest changes, each with the emotions before it, and the emotions after the last. */
 export interface MoodJournal {
-  readonly entries: readonly { readonly before: Emotions; readonly step: MoodStep }[];
+  readonly entries: readonly JournalEntry[];
   readonly emotions: Emotions;
 }
 
@@ -32,15 +38,19 @@ export function startJournal(emotions: Emotions): MoodJournal {
   return { entries: [], emotions };
 }
 
-/** The journal after `change` took the emotions to `after`; the oldest entry goes beyond the length. */
-export function recordChange(journal: MoodJournal, change: MoodChange, after: Emotions): MoodJournal {
-  const before = journal.emotions;
+/** The entry of `change`, which took the emotions from `before` to `after`. */
+export function journalEntry(before: Emotions, change: MoodChange, after: Emotions): JournalEntry {
   const delta = emotionRecord((name) => after[name] - before[name]);
   const step: MoodStep =
     change.kind === 'chat' && change.appraisal !== undefined
       ? { at: change.at, kind: change.kind, delta, strongest: change.appraisal.strongest }
       : { at: change.at, kind: change.kind, delta };
-  const entries = [...journal.entries, { before, step }];
+  return { before, step };
+}
+
+/** The journal after `change` took the emotions to `after`; the oldest entry goes beyond the length. */
+export function recordChange(journal: MoodJournal, change: MoodChange, after: Emotions): MoodJournal {
+  const entries = [...journal.entries, journalEntry(journal.emotions, change, after)];
   return { entries: entries.length > MOOD_JOURNAL_LENGTH ? entries.slice(-MOOD_JOURNAL_LENGTH) : entries, emotions: after };
 }
 

@@ -3,9 +3,8 @@
  * The phase names of the system machine become status strings through one table (PHASES).
  */
 import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js';
-import { roundAppraisal } from '../appraisal/appraisal.js';
 import type { Sentiment } from '../emotions/emotions.js';
-import { round2, roundEmotions } from '../emotions/model.js';
+import { round2, roundAppraisal, roundEmotions } from '../emotions/model.js';
 import { ERRORS } from '../errors/catalogue.js';
 import { PHASES, phaseError } from '../errors/phase-errors.js';
 

@@ -1,4 +1,5 @@
 import type { MoodChange } from '../emotions/emotions.js';
+import type { MoodExplanation } from '../emotions/mood-journal.js';
 import type { EmotionState } from '../emotions/state.js';
 import type { ExchangeTimes } from '../conversations/conversation-store.js';
 
@@ -30,6 +31,11 @@ export interface MoodLedger {
   readonly kept?: EmotionState;
   /** Told the state the system starts from, by a ledger that keeps the state itself (the embedded store). */
   startFrom?(state: EmotionState): void;
+  /**
+   * What moved the mood lately, as the ledger's readers share it (a replica's: every replica answers
+   * the same, however late it started). Without it, the process's own journal answers.
+   */
+  explain?(): Promise<MoodExplanation>;
   /** Calls `apply` with every change from now on, in ledger order; returns the unsubscribe. */
   subscribe(apply: (change: MoodChange) => void): () => void;
   /** Releases timers and connections. */

@@ -11,6 +11,8 @@ export interface RedisKeys {
   readonly moodSequence: string;
   /** The last saved state and the stream position it covers. */
   readonly moodSnapshot: string;
+  /** The latest changes with the emotions around each (a sorted set by entry number): `GET /api/mood/why` on every replica. */
+  readonly moodJournal: string;
   /** Held by the one replica that drifts. */
   readonly driftLease: string;
   /** The secret that signs session ids, stored by the first replica when `SESSION_SECRET` is unset. */
@@ -29,6 +31,7 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
     moodStream: `${prefix}mood`,
     moodSequence: `${prefix}mood:sequence`,
     moodSnapshot: `${prefix}mood:snapshot`,
+    moodJournal: `${prefix}mood:journal`,
     driftLease: `${prefix}drift:lease`,
     sessionSecret: `${prefix}session:secret`,
     conversation: (session) => `${prefix}conversation:${session}`,

@@ -2,7 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Subscription } from 'rxjs';
 import type { Bus } from '../bus/bus.js';
+import type { Emotions } from '../emotions/emotions.js';
+import { journalEntry, type JournalEntry, type MoodExplanation } from '../emotions/mood-journal.js';
 import type { EmotionState } from '../emotions/state.js';
+import { loadMoodExplanation, recordJournalEntry } from './redis-mood-journal.js';
 import type { MoodChange, MoodLedger } from '../mood-ledger/mood-ledger.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
@@ -78,8 +81,8 @@ export class RedisMoodLedger implements MoodLedger {
   readonly #moods: Subscription;
   /** The last entry delivered or refused: where the stream is read from. */
   #position: StreamPosition;
-  /** The entry being delivered, whose `mood.changed` the snapshot waits for. */
-  #delivering: StreamPosition | undefined;
+  /** The entry being delivered, whose `mood.changed` the snapshot and the journal wait for. */
+  #delivering: { readonly position: StreamPosition; readonly change: MoodChange } | undefined;
   /** The state after the last entry the mood's owner folded, and that entry's position: what a snapshot saves. */
   #current: MoodSnapshot;
   /** Redis may have lost the shared mood (a reconnect, an append refused for it): check before reading on. */
@@ -95,7 +98,9 @@ export class RedisMoodLedger implements MoodLedger {
     this.#position = start.position;
     this.#moods = options.bus.on('mood.changed').subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => {
       if (this.#delivering === undefined) return;
-      this.#current = { state: { emotions, avatarShape, sentiment, lastUpdated }, position: this.#delivering };
+      const { position, change } = this.#delivering;
+      this.#record(position.seq, journalEntry(this.#current.state.emotions, change, emotions), emotions);
+      this.#current = { state: { emotions, avatarShape, sentiment, lastUpdated }, position };
       this.#snapshotTimer ??= setTimeout(() => {
         this.#snapshotTimer = undefined;
         this.#saveSnapshot();
@@ -265,7 +270,7 @@ export class RedisMoodLedger implements MoodLedger {
 
   #deliver(position: StreamPosition, change: MoodChange): void {
     this.#position = position;
-    this.#delivering = position;
+    this.#delivering = { position, change };
     for (const apply of this.#subscribers) {
       try {
         apply(change);
@@ -274,6 +279,19 @@ export class RedisMoodLedger implements MoodLedger {
       }
     }
     this.#delivering = undefined;
+  }
+
+  /** What moved the mood lately, from the journal every replica records: the same answer on each. */
+  explain(): Promise<MoodExplanation> {
+    return loadMoodExplanation(this.#options.client, this.#options.keys, this.#current.state.emotions);
+  }
+
+  /** Records a delivered change in the shared journal; a failure is logged (the answer falls back to this replica's own). */
+  #record(seq: number, entry: JournalEntry, after: Emotions): void {
+    const { client, keys, logger } = this.#options;
+    recordJournalEntry(client, keys, seq, entry, after).catch((error: unknown) =>
+      logger.warn({ reason: (error as Error).message }, `the mood journal entry ${seq} was not recorded: ${(error as Error).message}`),
+    );
   }
 
   /** Queues a save of the current state; a failure is logged, the next change saves again. */

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { APPRAISAL_LABELS, MAX_CUES, appraise, roundAppraisal, topLabel } from '../../src/appraisal/appraisal.js';
+import { APPRAISAL_LABELS, MAX_CUES, appraise, topLabel } from '../../src/appraisal/appraisal.js';
+import { roundAppraisal } from '../../src/emotions/model.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { EMOTION_NAMES, type EmotionName } from '../../src/emotions/emotions.js';
 

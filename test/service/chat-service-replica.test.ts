@@ -100,3 +100,33 @@ t.test('a Redis with a password: the replica authenticates, and the password rea
   t.match(error.message, /^REDIS_URL: cannot connect to Redis at redis:\/\/127\.0\.0\.1:\d+\/0: WRONGPASS/);
   t.notMatch(error.message, /not-the-pw-7/);
 });
+
+t.test('GET /api/mood/why answers the same on every replica, also on one that started after the changes', async (t) => {
+  provider();
+  const redis = await startRedisServer(t);
+  const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-replica-why-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const own = (name: string) => ({ EMOTIONS_FILE: join(dir, `${name}.json`) });
+  const first = await startRealService(t, { ...REPLICA, ...own('a'), REDIS_URL: redis.url, REDIS_PREFIX: 'why:' });
+  await first.settled();
+  t.equal((await first.chat({ message: 'I am terrified of spiders' })).status, 200);
+  t.equal((await first.chat({ message: 'This is outrageous, I hate it' })).status, 200);
+  const second = await startRealService(t, { ...REPLICA, ...own('b'), REDIS_URL: redis.url, REDIS_PREFIX: 'why:' });
+  await second.settled();
+  t.equal((await second.chat({ message: 'How do volcanoes work?' })).status, 200);
+  const why = await eventually('both replicas to explain the three chats alike', async () => {
+    const [a, b] = await Promise.all([first.get('/api/mood/why'), second.get('/api/mood/why')]);
+    return a.body.changes.length === 3 && JSON.stringify(a.body) === JSON.stringify(b.body) ? a.body : undefined;
+  });
+  t.same(
+    why.changes.map(({ strongest }: { strongest: string }) => strongest),
+    ['fear', 'anger', 'curiosity'],
+  );
+  for (const name of ['joy', 'sadness', 'anger', 'fear', 'curiosity'] as const) {
+    const sum = why.changes.reduce(
+      (total: number, change: { delta: Record<string, number> }) => total + change.delta[name]!,
+      why.from[name],
+    );
+    t.ok(Math.abs(sum - why.emotions[name]) < 1e-9, `${name}: from + Σ delta = emotions`);
+  }
+});

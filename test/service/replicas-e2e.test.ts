@@ -3,6 +3,8 @@ import t, { type Test } from 'tap';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
 import { roundEmotions } from '../../src/emotions/model.js';
 import { analyzeSentiment } from '../../src/emotions/sentiment.js';
+import { appraise } from '../../src/appraisal/appraisal.js';
+import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { decodeMoodEntry, STREAM_START, type StreamPosition } from '../../src/redis/mood-entry.js';
@@ -119,10 +121,11 @@ t.test('three replicas share one mood, one ordered stream and the visitors’ co
 
   // Every chat carried the same sentiment: 300 processed messages from the defaults, whatever their order.
   const { sentiment } = analyzeSentiment(MESSAGE);
-  const expected = Array.from({ length: 300 }, (): MoodChange => ({ kind: 'chat', correlationId: '', sentiment, at: '' })).reduce(
-    foldMoodChange,
-    defaultState(''),
-  );
+  const appraisal = appraise(await loadShippedModel(), MESSAGE);
+  const expected = Array.from(
+    { length: 300 },
+    (): MoodChange => ({ kind: 'chat', correlationId: '', sentiment, appraisal, at: '' }),
+  ).reduce(foldMoodChange, defaultState(''));
   const replayed = await replay(redis);
   t.same(replayed.emotions, expected.emotions, 'hub replay --redis gives the expected arithmetic, unrounded');
   t.equal(replayed.avatar.shape, expected.avatarShape);
@@ -242,8 +245,9 @@ t.test('Redis restarted empty: no replica exits, each says what happened, the la
     { timeoutMs: 20_000 },
   );
   const { sentiment } = analyzeSentiment('how are you?');
+  const appraisal = appraise(await loadShippedModel(), 'how are you?');
   const expected = roundEmotions(
-    foldMoodChange({ ...defaultState(''), emotions: before }, { kind: 'chat', correlationId: '', sentiment, at: '' }).emotions,
+    foldMoodChange({ ...defaultState(''), emotions: before }, { kind: 'chat', correlationId: '', sentiment, appraisal, at: '' }).emotions,
   );
   for (const [n, replica] of replicas.entries()) {
     await eventually(`replica ${n} to agree`, async () => {

@@ -9,7 +9,8 @@ import { appraise } from '../../src/appraisal/appraisal.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { systemPrompt } from '../../src/actors/dialogue-actor.js';
-import { START, completion, correlationOf, harness, ofType, modelList } from '../support/chat-system-harness.js';
+import { START, completion, correlationOf, harness, ofType, modelList, type HarnessOptions } from '../support/chat-system-harness.js';
+import { neutralReader } from '../support/appraisal-models.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 
@@ -21,9 +22,9 @@ const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
   bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 10_000);
 
 /** A system past startup with a valid key (one models call mocked). */
-async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string) {
+async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string, options: HarnessOptions = {}) {
   modelsOk();
-  const h = harness(t, { ...KEY, ...env }, dir);
+  const h = harness(t, { ...KEY, ...env }, dir, options);
   h.system.start();
   t.equal(await h.system.settled(), 'ready');
   return h;
@@ -181,13 +182,13 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
   t.match(ofType(events, 'sentiment.analyzed'), [{ sentiment: { sentiment: 'positive' } }, { sentiment: { sentiment: 'neutral' } }]);
 });
 
-t.test("the seed's decay, wired: a neutral message leaves 0.97 of every emotion, unrounded inside", async (t) => {
+t.test("the seed's decay, wired: a message read as neutral leaves 0.97 of every emotion, unrounded inside", async (t) => {
   nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Brown it is.'));
-  const { bus } = await ready(t);
+  const { bus } = await ready(t, {}, undefined, { appraisalModel: neutralReader() });
   const reply = await chat(bus, 'the table is brown');
-  // 0.5·0.97, 0.2·0.97, 0.1·0.97 twice, and curiosity 0.485 + 0.2·(1 − 0.485): literals, not the model's functions.
-  t.same((reply as { emotions: object }).emotions, { joy: 0.485, sadness: 0.194, anger: 0.097, fear: 0.097, curiosity: 0.588 });
-  t.match(await status(bus), { emotions: { joy: 0.485, sadness: 0.194, anger: 0.097, fear: 0.097, curiosity: 0.588 } });
+  // 0.5·0.97, 0.2·0.97, 0.1·0.97 twice, 0.5·0.97: literals, not the model's functions.
+  t.same((reply as { emotions: object }).emotions, { joy: 0.485, sadness: 0.194, anger: 0.097, fear: 0.097, curiosity: 0.485 });
+  t.match(await status(bus), { emotions: { joy: 0.485, sadness: 0.194, anger: 0.097, fear: 0.097, curiosity: 0.485 } });
 });
 
 t.test('the secondary model failing: rejection, nothing changed, state flushed, cause logged, then exit 1', async (t) => {

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Command } from '@oclif/core/command';
-import { appraise, roundAppraisal, type AppraisalModel } from '../../appraisal/appraisal.js';
+import { appraise, type AppraisalModel } from '../../appraisal/appraisal.js';
+import { roundAppraisal } from '../../emotions/model.js';
 import { loadShippedModel } from '../../appraisal/shipped-model.js';
 
 export default class Appraise extends Command {

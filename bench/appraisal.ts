@@ -1,0 +1,53 @@
+// What reading a message costs: the appraisal (words, pairs and lexicon weights scored by the shipped
+// linear model) against the sentiment package alone (what the one-axis rule ran), per message, over
+// real comments (the GoEmotions dev split), in one process; and the heap the loaded weights take.
+// Runs inside `npm run bench`, or alone: `npm run build && tsc -p tsconfig.bench.json && node dist-bench/bench/appraisal.js`.
+import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { fileURLToPath } from 'node:url';
+import { analyzeSentiment, appraise, loadShippedModel } from 'emotion-hub';
+
+export interface AppraisalFigures {
+  readonly messages: number;
+  /** Per message, in µs: the appraisal's p50 and p99, the sentiment's p50 and p99. */
+  readonly appraisal: { readonly p50: number; readonly p99: number };
+  readonly sentiment: { readonly p50: number; readonly p99: number };
+  /** Heap the loaded weights take, after a full collection. */
+  readonly modelBytes: number;
+}
+
+function collect(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** p50 and p99 of the time `read` takes per text, in µs, after a warm-up pass. */
+function timePerText(texts: readonly string[], read: (text: string) => unknown): { p50: number; p99: number } {
+  for (const text of texts) read(text);
+  const times = texts.map((text) => {
+    const start = process.hrtime.bigint();
+    read(text);
+    return Number(process.hrtime.bigint() - start) / 1000;
+  });
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length * 0.5)]!, p99: times[Math.floor(times.length * 0.99)]! };
+}
+
+export async function measureAppraisal(): Promise<AppraisalFigures> {
+  const dev = fileURLToPath(new URL('../../data/goemotions/dev.tsv', import.meta.url));
+  const texts = readFileSync(dev, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\t')[0]!);
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const model = await loadShippedModel();
+  collect();
+  const modelBytes = process.memoryUsage().heapUsed - before;
+  const sentiment = timePerText(texts, analyzeSentiment);
+  const appraisal = timePerText(texts, (text) => appraise(model, text));
+  return { messages: texts.length, appraisal, sentiment, modelBytes };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await measureAppraisal());
