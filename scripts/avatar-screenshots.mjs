@@ -1,28 +1,28 @@
 #!/usr/bin/env node
 // Pictures of the avatar at several moods, for docs/avatar.md: for each mood, the real service
-// (`hub serve`, built) starts from a seeded emotions.json, real Chromium opens the real page, and
-// the avatar's figure is saved as docs/images/avatar-<mood>.png. The model provider is a stand-in
-// on loopback (the page needs a ready service); the drift is slowed so the mood stays as seeded.
+// (`hub serve`, built) starts from the default mood and is told a few messages, as a person would
+// chat; real Chromium opens the real page, and the avatar's figure is saved as
+// docs/images/avatar-<mood>.png. The model provider is a stand-in on loopback (it writes the
+// replies; the service reads the messages); the drift is off so the mood stays as the chat left it.
 // Run after `npm run build`: node scripts/avatar-screenshots.mjs [output folder]
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { chooseShape } from '../dist/emotions/avatar.js';
 
-/** The moods pictured: one strongest in each emotion, then mixed ones. */
-export const MOODS = {
-  joy: { joy: 0.89, sadness: 0.08, anger: 0.05, fear: 0.06, curiosity: 0.45 },
-  sadness: { joy: 0.1, sadness: 0.85, anger: 0.12, fear: 0.22, curiosity: 0.18 },
-  anger: { joy: 0.08, sadness: 0.3, anger: 0.88, fear: 0.12, curiosity: 0.2 },
-  fear: { joy: 0.08, sadness: 0.3, anger: 0.1, fear: 0.86, curiosity: 0.3 },
-  curiosity: { joy: 0.45, sadness: 0.08, anger: 0.05, fear: 0.1, curiosity: 0.9 },
-  default: { joy: 0.5, sadness: 0.2, anger: 0.1, fear: 0.1, curiosity: 0.5 },
-  'sadness-anger': { joy: 0.1, sadness: 0.83, anger: 0.79, fear: 0.2, curiosity: 0.15 },
-  'joy-fear': { joy: 0.72, sadness: 0.1, anger: 0.05, fear: 0.6, curiosity: 0.5 },
-  calm: { joy: 0.18, sadness: 0.15, anger: 0.05, fear: 0.05, curiosity: 0.2 },
+/** The moods pictured, each reached by chatting these messages from the default mood. */
+export const CONVERSATIONS = {
+  joy: ["I'm so happy today!", 'This is wonderful, I love it', 'Great news, I got the job!', 'Thank you, that made my day'],
+  sadness: ['I feel so sad and lonely', 'I miss my grandmother, she passed away', "I'm heartbroken", 'Everything feels hopeless and I keep crying'],
+  anger: ['I am furious!', 'This is outrageous, I hate it', 'You are so annoying, stop it', "I'm really angry at my boss"],
+  fear: ["I'm scared", 'I am terrified of what will happen', "I'm so anxious and nervous", "I'm afraid something bad will happen"],
+  curiosity: ['How do black holes form?', 'I wonder why the sky is blue?', 'What is the meaning of this?', 'Can you explain how vaccines work?'],
+  default: [],
+  'sadness-anger': ['I feel so sad and lonely', 'I am furious!', "I'm heartbroken", 'This is outrageous, I hate it', 'I miss her so much'],
+  'joy-fear': ['I got the job, I am so happy!', "But I'm scared I will fail", 'I love this team', "I'm nervous about the first day"],
+  calm: ['The meeting is at 3pm.', 'I had pasta for lunch.', 'The train leaves at noon.', 'It is Tuesday.', 'The report is on the desk.'],
 };
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -70,15 +70,9 @@ async function waitForReady(address, child) {
   throw new Error(`${address} did not become ready`);
 }
 
-/** `hub serve` on a free port, starting from `emotions`. */
-async function serve(emotions, providerURL, dir) {
+/** `hub serve` on a free port, from the default mood (a new emotions file). */
+async function serve(providerURL, dir) {
   const file = join(dir, 'emotions.json');
-  const avatar = {
-    shape: chooseShape(emotions, 'Circle'),
-    sentiment: { sentiment: 'neutral', positive: 0, negative: 0 },
-    lastUpdated: new Date(0).toISOString(),
-  };
-  writeFileSync(file, JSON.stringify({ version: 1, emotions, avatar }));
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'run.js'), 'serve'], {
     env: {
@@ -128,10 +122,18 @@ const context = await browser.newContext({ reducedMotion: 'reduce', viewport: { 
 mkdirSync(output, { recursive: true });
 const shots = [];
 try {
-  for (const [name, emotions] of Object.entries(MOODS)) {
+  for (const [name, messages] of Object.entries(CONVERSATIONS)) {
     const dir = mkdtempSync(join(tmpdir(), 'avatar-shot-'));
-    const service = await serve(emotions, providerURL, dir);
+    const service = await serve(providerURL, dir);
     try {
+      for (const message of messages) {
+        const response = await fetch(`${service.address}/api/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message }),
+        });
+        if (!response.ok) throw new Error(`chat "${message}": ${response.status} ${await response.text()}`);
+      }
       const page = await context.newPage();
       await page.goto(`${service.address}/`);
       await page.locator('#state', { hasText: 'Ready' }).waitFor();
@@ -139,7 +141,8 @@ try {
       const label = await page.locator('#avatar').getAttribute('aria-label');
       await page.locator('#avatar-figure').screenshot({ path: join(output, `avatar-${name}.png`) });
       shots.push({ name, label });
-      console.log(`avatar-${name}.png: ${label}`);
+      const { emotions } = await (await fetch(`${service.address}/api/avatar`)).json();
+      console.log(`avatar-${name}.png: ${label} ${JSON.stringify(emotions)}`);
       await page.close();
     } finally {
       await service.stop();
