@@ -1,5 +1,6 @@
 import { DEFAULT_DRIFT_LEASE_MS } from '../mood-ledger/drift-lease.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../conversations/session-bounds.js';
+import { MIN_SESSION_SECRET_LENGTH } from '../conversations/session-secret.js';
 import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
@@ -138,11 +139,9 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
-/** Short enough to guess: refused (the value itself is never shown). */
-const MIN_SESSION_SECRET_LENGTH = 32;
-
 function sessionSecret(env: NodeJS.ProcessEnv): string | undefined {
   const raw = text(env, 'SESSION_SECRET');
+  // Short enough to guess: refused (the value itself is never shown).
   if (raw !== undefined && raw.length < MIN_SESSION_SECRET_LENGTH) {
     throw new ConfigError(
       `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long (openssl rand -base64 32 makes one)`,

@@ -160,6 +160,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       shared: replica?.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
+    if (loaded.replaced) logger.warn(loaded.replaced);
     if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
     await replica?.close();
