@@ -8,6 +8,8 @@ export interface FloodFigures {
   readonly healthMs: readonly number[];
   /** Probes that got no answer before the flood ended. */
   readonly unanswered: number;
+  /** How long the flood lasted. */
+  readonly seconds: number;
 }
 
 /** One `GET /health` on a fresh connection: its time, or undefined when it failed or took past `timeoutMs`. */
@@ -59,14 +61,14 @@ export async function pipelinedFlood<T>(
   const figures = await during();
   for (const socket of sockets) socket.destroy();
   agent.destroy();
-  return { healthMs, unanswered, during: figures };
+  return { healthMs, unanswered, seconds: options.seconds, during: figures };
 }
 
 /** A flood's figures in a table cell. */
-export function floodCell(figures: FloodFigures, rssMb: number): string {
+export function floodCell(figures: FloodFigures, rssMb: number, heapMb: number): string {
   const max = Math.max(0, ...figures.healthMs);
   return (
-    `+${rssMb.toFixed(0)} MB RSS; /health p50 ${quantile([...figures.healthMs], 0.5).toFixed(0)} ms, max ${max.toFixed(0)} ms` +
-    `${figures.unanswered ? `, ${figures.unanswered} unanswered` : ''}`
+    `+${rssMb.toFixed(0)} MB RSS (heap +${heapMb.toFixed(0)} MB); /health ${figures.healthMs.length ? `p50 ${quantile([...figures.healthMs], 0.5).toFixed(0)} ms, max ${max.toFixed(0)} ms` : 'never answered'}` +
+    `${figures.unanswered ? `, ${figures.unanswered} unanswered in ${figures.seconds} s` : ''}`
   );
 }

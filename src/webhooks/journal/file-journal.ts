@@ -1,5 +1,5 @@
 import { appendFile, readFile } from 'node:fs/promises';
-import { type DeliveryJournal, type JournalEntry, parseJournalLine } from './entry.js';
+import { type DeliveryJournal, type JournalContents, type JournalEntry, parseJournalLines } from './entry.js';
 
 /** A JSON-lines file, appended one line per delivery (one `write` each, in the order answered). */
 export class FileJournal implements DeliveryJournal {
@@ -14,9 +14,8 @@ export class FileJournal implements DeliveryJournal {
     return this.#last;
   }
 
-  async read(): Promise<JournalEntry[]> {
-    const text = await readFile(this.path, 'utf8');
-    return text.split('\n').flatMap((line) => parseJournalLine(line) ?? []);
+  async read(): Promise<JournalContents> {
+    return parseJournalLines((await readFile(this.path, 'utf8')).split('\n'));
   }
 
   async close(): Promise<void> {
