@@ -10,9 +10,10 @@ export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
 export interface SuperviseOptions {
   /**
    * Starts the service in a child process with an IPC channel and its stdout piped; a standby
-   * child loads and waits for `SERVE_MESSAGE` before it serves.
+   * child loads and waits for `SERVE_MESSAGE` before it serves. `keyChecked`: a child was ready
+   * before, so its keys were checked; this one need not ask the provider again.
    */
-  readonly start: (standby: boolean) => ChildProcess;
+  readonly start: (standby: boolean, keyChecked: boolean) => ChildProcess;
   readonly logger: Logger;
   /** Where the children's log lines go (they pass through, so that the supervisor can name a failure's cause). */
   readonly output: NodeJS.WritableStream;
@@ -97,7 +98,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
 
     const prepareStandby = (): void => {
       if (stopping || alive(standby?.process)) return;
-      const next = watch(options.start(true), output);
+      const next = watch(options.start(true, everReady), output);
       standby = next;
       next.process.on('message', (message: unknown) => {
         if ((message as { type?: unknown } | null)?.type === LOADED_MESSAGE.type) {
@@ -114,7 +115,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       const next = alive(standby?.process) ? standby : undefined;
       standby = undefined;
       if (next) next.process.send(SERVE_MESSAGE);
-      follow(next ?? watch(options.start(false), output));
+      follow(next ?? watch(options.start(false, everReady), output));
     };
 
     const follow = ({ process: child, cause }: Child): void => {

@@ -17,7 +17,10 @@ class FakeChild extends EventEmitter {
   /** What the child does with a signal: by default it ends by it. */
   onSignal: (signal: NodeJS.Signals) => void = (signal) => this.exit(null, signal);
 
-  constructor(readonly standby: boolean) {
+  constructor(
+    readonly standby: boolean,
+    readonly keyChecked: boolean,
+  ) {
     super();
   }
   kill(signal: NodeJS.Signals): boolean {
@@ -46,8 +49,8 @@ function supervised(overrides: Partial<SuperviseOptions> = {}) {
   const log = capturedLogger();
   const children: FakeChild[] = [];
   const status = supervise({
-    start: (standby) => {
-      const child = new FakeChild(standby);
+    start: (standby, keyChecked) => {
+      const child = new FakeChild(standby, keyChecked);
       children.push(child);
       return child as unknown as ChildProcess;
     },
@@ -92,6 +95,11 @@ t.test('children that fail soon after they are ready are restarted with a growin
   clock += 5000;
   steady.exit(1);
   t.equal(delays().at(-1), 0, 'a child that ran steadily comes back at once');
+  t.same(
+    serving().map((child) => child.keyChecked),
+    [false, true, true, true, true],
+    'only the first start checks the key',
+  );
   const last = await eventually('child 6', () => serving()[5]);
   process.emit('SIGUSR2', 'SIGUSR2');
   t.equal(await status, 0);
