@@ -81,3 +81,21 @@ t.test('past the bound of pipelined requests on all connections together, the on
   plain.on('data', (chunk: Buffer) => (answer += chunk.toString()));
   await eventually('a plain request answered', () => /\r\n\r\nok$/.test(answer) || undefined);
 });
+
+t.test('a connection past the bound is not parsed further: the rest of its pipeline never becomes requests', async (t) => {
+  const server = createServer((_request, response) => setImmediate(() => response.end('ok')));
+  boundPipelining(server, { perConnection: 2 });
+  let requests = 0;
+  server.prependListener('request', () => (requests += 1));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  // 1,000 requests in one write: Node reads them in a chunk or two, and would make each a request object.
+  const socket = await pipelining(t, (server.address() as AddressInfo).port, 'GET /n HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1000));
+  socket.resume();
+  await eventually('the connection closed', () => socket.closed || undefined);
+  t.ok(requests <= 3, `${requests} requests emitted: the bound's, and no more`);
+});
