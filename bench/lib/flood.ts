@@ -68,7 +68,13 @@ export async function pipelinedFlood<T>(
 export function floodCell(figures: FloodFigures, rssMb: number, heapMb: number): string {
   const max = Math.max(0, ...figures.healthMs);
   return (
-    `+${rssMb.toFixed(0)} MB RSS (heap +${heapMb.toFixed(0)} MB); /health ${figures.healthMs.length ? `p50 ${quantile([...figures.healthMs], 0.5).toFixed(0)} ms, max ${max.toFixed(0)} ms` : 'never answered'}` +
+    `${signed(rssMb)} MB RSS (heap ${signed(heapMb)} MB); /health ${figures.healthMs.length ? `p50 ${quantile([...figures.healthMs], 0.5).toFixed(0)} ms, max ${max.toFixed(0)} ms` : 'never answered'}` +
     `${figures.unanswered ? `, ${figures.unanswered} unanswered in ${figures.seconds} s` : ''}`
   );
+}
+
+/** A growth in whole MB with its sign: +12, -1. */
+function signed(mb: number): string {
+  const whole = Math.round(mb);
+  return whole < 0 ? String(whole) : `+${whole}`;
 }
