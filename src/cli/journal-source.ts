@@ -45,7 +45,19 @@ export function describeBody(body: unknown): { event: string; repo: string } {
  * network sent: a field must not be able to move the cursor, retitle the window or hide a column.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return Array.from(text, (character) => (unprintable(character.codePointAt(0)!) ? '\ufffd' : character)).join('');
+}
+
+/** C0 and C1 controls, DEL, and the marks and overrides of bidirectional text. */
+export function unprintable(code: number): boolean {
+  return (
+    code < 0x20 ||
+    (code >= 0x7f && code <= 0x9f) ||
+    code === 0x200e ||
+    code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  );
 }
 
 /** The warning for records of a journal that are not deliveries, or undefined when there are none. */
