@@ -19,8 +19,11 @@ export class RedisJournal implements DeliveryJournal {
     this.#key = `${prefix}webhook-journal`;
   }
 
-  static async connect(url: string, logger: Logger): Promise<RedisJournal> {
-    return new RedisJournal(await connectRedis(url, { name: 'webhook-journal', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS }));
+  static async connect(url: string, logger: Logger, maxLength?: number): Promise<RedisJournal> {
+    return new RedisJournal(
+      await connectRedis(url, { name: 'webhook-journal', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS }),
+      maxLength,
+    );
   }
 
   async append(entry: JournalEntry): Promise<void> {
