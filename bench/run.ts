@@ -11,6 +11,7 @@ import { measureSessionMemory } from './session-memory.js';
 import { measureAppraisal } from './appraisal.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
+import { floodCell, pipelinedFlood } from './lib/flood.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -479,6 +480,42 @@ async function firstAnswerScenario(): Promise<void> {
   });
 }
 
+/** How many connections, and unread requests on each, the pipelined flood sends (issue 32's probe). */
+const FLOOD = { connections: 200, requests: 2000, seconds: 10, probeMs: 100 } as const;
+
+/**
+ * 200 connections each pipeline 2,000 `GET /health` and never read, against the product and a bare
+ * Fastify: the server's memory during the flood (after GC) and how long `/health` takes meanwhile on
+ * a connection of its own. The product closes a connection past its bounds; bare Fastify takes them all.
+ */
+async function floodScenario(): Promise<void> {
+  const measured: { name: string; cell: string; rssMb: number; maxMs: number }[] = [];
+  for (const name of ['chat', 'baseline']) {
+    const server = await startServerProcess(name);
+    try {
+      await fetch(`${server.url}/health`).then((response) => response.arrayBuffer());
+      const before = await server.stats();
+      const flood = await pipelinedFlood(server.url, { ...FLOOD, path: '/health' }, () => server.stats());
+      const rssMb = ((flood.during.rss ?? 0) - (before.rss ?? 0)) / 2 ** 20;
+      const heapMb = ((flood.during.heapUsed ?? 0) - (before.heapUsed ?? 0)) / 2 ** 20;
+      const maxMs = flood.unanswered ? Number.POSITIVE_INFINITY : Math.max(0, ...flood.healthMs);
+      measured.push({ name, cell: floodCell(flood, rssMb, heapMb), rssMb, maxMs });
+    } finally {
+      await server.stop();
+    }
+  }
+  const [product, baseline] = measured as [(typeof measured)[0], (typeof measured)[0]];
+  rows.push({
+    scenario: `pipelined flood: ${FLOOD.connections} connections × ${FLOOD.requests.toLocaleString('en')} unread GET /health: memory and /health stall vs bare Fastify`,
+    product: product.cell,
+    baseline: baseline.cell,
+    ratio: product.rssMb / Math.max(1, baseline.rssMb),
+    target: 'memory ≤ bare, stall ≤ bare',
+    met: product.rssMb <= Math.max(1, baseline.rssMb) && product.maxMs <= Math.max(1000, baseline.maxMs),
+  });
+  console.error(`flood: product ${product.cell}; bare ${baseline.cell}`);
+}
+
 /** The scenarios, in the order they run; `BENCH_ONLY=live,store` runs those alone. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
   memory: sessionMemoryScenario,
@@ -498,6 +535,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     await pushScenario();
   },
   replicas: replicaScenario,
+  flood: floodScenario,
   start: async () => {
     await coldStartScenario();
     await importScenario();

@@ -89,10 +89,13 @@ export interface ValidateKeyInput {
   readonly timeoutMs: number;
   readonly logger: Logger;
   readonly fetch?: typeof fetch;
+  /** A restart under `hub serve --supervise`: the first start checked the key, the provider is not asked again. */
+  readonly checkedBefore?: boolean;
 }
 
 /** Stage 1: one provider key, validated by listing the provider's models, which must include the configured ones. */
 export const validateKey = fromPromise<string, ValidateKeyInput>(async ({ input, signal }) => {
+  if (input.checkedBefore) return 'checked at the first start of the supervised service';
   const { detail, modelsUnchecked } = await validateProviderKey(input.provider, input.models, input.timeoutMs, signal, input.fetch);
   if (modelsUnchecked !== undefined) {
     const where = providerAddress(input.provider);

@@ -127,6 +127,7 @@ export function createSystemMachine(services: SystemServices) {
         timeoutMs: services.config.providerTimeoutMs,
         logger: services.logger,
         fetch: services.fetch,
+        checkedBefore: services.config.keyCheckedBefore,
       }),
       onDone: {
         target: 'valid',

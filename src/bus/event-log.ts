@@ -14,7 +14,14 @@ export interface EventLogOptions {
 }
 
 /**
- * Appends every bus event to a JSONL file, one event a line. Writes are
+ * Not written: a streamed reply's pieces (`chat.token`, one per piece) are in the log once, whole,
+ * as the reply (`dialogue.replied`, `chat.replied`), and a replay needs neither. Written, they were
+ * three lines in four of a log of streamed chats.
+ */
+export const UNLOGGED_EVENTS: ReadonlySet<string> = new Set(['chat.token']);
+
+/**
+ * Appends every bus event but `UNLOGGED_EVENTS` to a JSONL file, one event a line. Writes are
  * buffered (sonic-boom, pino's writer, without pino's exit hook, which would throw for a file never opened) and whole lines only are queued, so a
  * crash loses at most the unwritten tail and never touches earlier lines.
  */
@@ -46,6 +53,7 @@ export class EventLog {
     this.#ready.catch(() => undefined);
     const redact = options.redact ?? ((line: string) => line);
     this.#subscription = bus.all().subscribe((event) => {
+      if (UNLOGGED_EVENTS.has(event.type)) return;
       this.#stream.write(`${redact(JSON.stringify(event))}\n`);
     });
   }

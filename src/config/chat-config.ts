@@ -1,5 +1,6 @@
 import { DEFAULT_DRIFT_LEASE_MS } from '../mood-ledger/drift-lease.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../conversations/session-bounds.js';
+import { MIN_SESSION_SECRET_LENGTH } from '../conversations/session-secret.js';
 import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
 import { isRedisUrl } from '../redis/redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
@@ -13,6 +14,9 @@ export interface ProviderConfig {
   readonly baseURL: string | undefined;
   readonly model: string;
 }
+
+/** What the supervisor sets on a restarted child: see `ChatConfig.keyCheckedBefore`. */
+export const KEY_CHECKED_VARIABLE = 'EMOTION_HUB_KEY_CHECKED';
 
 export interface ChatConfig {
   readonly port: number;
@@ -29,6 +33,11 @@ export interface ChatConfig {
   readonly maxMessageLength: number;
   /** How long one provider call may take before it counts as failed (`LLM_TIMEOUT_MS`). */
   readonly providerTimeoutMs: number;
+  /**
+   * Set by `hub serve --supervise` on every child after one was ready (`EMOTION_HUB_KEY_CHECKED`, not
+   * for users): the keys were checked at the first start, and a restart does not ask the provider again.
+   */
+  readonly keyCheckedBefore?: boolean;
   /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (docs/specification.md#states) or `stay`. */
   readonly onModelFailure: ModelFailurePolicy;
   /** Visitors whose conversations are kept, least recently used forgotten first (`MAX_SESSIONS`). */
@@ -138,11 +147,9 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return raw;
 }
 
-/** Short enough to guess: refused (the value itself is never shown). */
-const MIN_SESSION_SECRET_LENGTH = 32;
-
 function sessionSecret(env: NodeJS.ProcessEnv): string | undefined {
   const raw = text(env, 'SESSION_SECRET');
+  // Short enough to guess: refused (the value itself is never shown).
   if (raw !== undefined && raw.length < MIN_SESSION_SECRET_LENGTH) {
     throw new ConfigError(
       `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long (openssl rand -base64 32 makes one)`,
@@ -203,6 +210,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     driftIntervalMs: integer(env, 'DRIFT_INTERVAL_MS', 10_000, 1, 86_400_000),
     maxMessageLength: integer(env, 'MAX_MESSAGE_LENGTH', 4000, 1, 1_000_000),
     providerTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 1, 600_000),
+    keyCheckedBefore: env[KEY_CHECKED_VARIABLE] === '1',
     onModelFailure: choice(env, 'ON_MODEL_FAILURE', ['exit', 'stay'] as const),
     maxSessions: integer(env, 'MAX_SESSIONS', 10_000, 1, 10_000_000),
     sessionIdleMs: integer(env, 'SESSION_IDLE_MS', 1_800_000, 1000, 2_592_000_000),

@@ -42,7 +42,8 @@ export const ERRORS = {
   CHAT_UNAVAILABLE: {
     statusCode: 503,
     message: 'Chat is unavailable right now: this message changed nothing.',
-    body: { status: 'error', is_initialized: false },
+    // The service is initialized: the commit (the disk, Redis) failed, not the start.
+    body: { status: 'error', is_initialized: true },
   },
   SYSTEM_UNREACHABLE: {
     statusCode: 503,

@@ -46,6 +46,8 @@ export interface AppOptions {
   readonly assetsDir?: string;
   /** How often an event stream's heartbeat comment goes out (default 15 s; tests go faster). */
   readonly heartbeatMs?: number;
+  /** Unsent bytes an event-stream listener may have before it is dropped (tests of the shutdown raise it). */
+  readonly eventStreamBufferBytes?: number;
   /** Signs the session ids (see `loadSessionSecret`); defaults to a random one, good for this app only. */
   readonly sessionSecret?: string;
   /** Blanks the secrets out of an error body (a path or a message may quote one). */
@@ -117,7 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy });
   });
-  await app.register(eventsRoutes, { bus, system });
+  await app.register(eventsRoutes, { bus, system, bufferBytes: options.eventStreamBufferBytes });
   await app.register(avatarRoutes, { system });
   await app.register(moodRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });

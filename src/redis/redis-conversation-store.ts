@@ -11,6 +11,7 @@ import {
 } from '../conversations/conversation-store.js';
 import { execAll, unavailable } from './connection.js';
 import type { RedisKeys } from './keys.js';
+import type { Logger } from '../runtime/logger.js';
 
 export interface RedisConversationStoreOptions {
   /** Shared with the other adapters and closed by its owner. */
@@ -19,6 +20,13 @@ export interface RedisConversationStoreOptions {
   /** A conversation untouched this long is forgotten (`SESSION_IDLE_MS`); Redis expires it. */
   readonly idleMs: number;
   readonly maxExchanges?: number;
+  /** Where a conversation key of another type (not a list) is reported. */
+  readonly logger?: Logger;
+}
+
+/** Redis's answer to a list command on a key that holds a string, a hash, …: no retry makes it work. */
+function wrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('WRONGTYPE');
 }
 
 function isTurn(value: unknown): value is ConversationTurn {
@@ -51,7 +59,9 @@ export class RedisConversationStore implements ConversationStore {
     try {
       [items] = (await execAll(client.multi().lrange(key, 0, -1).pexpire(key, idleMs))) as [string[]];
     } catch (error) {
-      throw unavailable('read the conversation', error);
+      if (!wrongType(error)) throw unavailable('read the conversation', error);
+      await this.#replaceForeign(key);
+      return [];
     }
     // A turn this version cannot read is left out rather than failing the visitor's chat.
     return items.flatMap((item) => {
@@ -71,17 +81,43 @@ export class RedisConversationStore implements ConversationStore {
     const { client, keys, idleMs } = this.#options;
     const key = keys.conversation(sessionId);
     const turns = exchangeTurns(message, reply, times);
-    try {
-      await execAll(
+    const append = () =>
+      execAll(
         client
           .multi()
           .rpush(key, ...turns.map((turn) => JSON.stringify(turn)))
           .ltrim(key, -this.#maxTurns, -1)
           .pexpire(key, idleMs),
       );
+    try {
+      await append().catch(async (error: unknown) => {
+        if (!wrongType(error)) throw error;
+        await this.#replaceForeign(key);
+        await append();
+      });
     } catch (error) {
       throw unavailable('remember the conversation', error);
     }
+  }
+
+  /**
+   * A conversation key that holds something other than a list (written by another tool, or by hand)
+   * would refuse this visitor's every chat: it is reported and removed, so the conversation starts
+   * again. Only a key of the wrong type is removed (`TYPE` checked in the same script).
+   */
+  async #replaceForeign(key: string): Promise<void> {
+    const { client, logger } = this.#options;
+    const removed = await client
+      .eval(
+        "local t = redis.call('TYPE', KEYS[1]).ok if t ~= 'list' and t ~= 'none' then redis.call('DEL', KEYS[1]) return t end return false",
+        1,
+        key,
+      )
+      .catch((error: unknown) => {
+        throw unavailable('replace a conversation key of another type', error);
+      });
+    if (typeof removed === 'string')
+      logger?.warn({ key, type: removed }, `a conversation key held a ${removed}, not a list: removed, the conversation starts again`);
   }
 
   async forget(sessionId: string): Promise<void> {

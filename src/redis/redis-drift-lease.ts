@@ -9,6 +9,12 @@ import type { RedisKeys } from './keys.js';
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
+// Takes a free lease (1). A lease held by another with no expiry (left by a bug, by hand, or by a
+// foreign tool) would stop the drift for good: it is given the lease time (-1), and taken once it lapses.
+const ACQUIRE = `
+if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
+if redis.call('PTTL', KEYS[1]) == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return -1 end
+return 0`;
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
@@ -73,14 +79,18 @@ export class RedisDriftLease implements DriftLease {
     const { client, keys, ttlMs, logger } = this.#options;
     const sentAt = this.#now();
     const wasHeld = this.held();
-    let won: boolean;
+    let answer: unknown;
     try {
-      won = wasHeld
-        ? (await client.eval(RENEW, 1, keys.driftLease, this.#holder, ttlMs)) === 1
-        : (await client.set(keys.driftLease, this.#holder, 'PX', ttlMs, 'NX')) === 'OK';
+      answer = await client.eval(wasHeld ? RENEW : ACQUIRE, 1, keys.driftLease, this.#holder, ttlMs);
     } catch {
       return; // Redis away: the lease lapses by itself at #validUntil
     }
+    const won = answer === 1;
+    if (answer === -1)
+      logger.warn(
+        { key: keys.driftLease, leaseMs: ttlMs },
+        'the drift lease is held with no expiry (not by a replica that renews it): it now lapses in the lease time, then a replica takes it over',
+      );
     if (this.#closed) return;
     this.#validUntil = won ? sentAt + ttlMs - Math.ceil(ttlMs / 10) : 0;
     if (won && !wasHeld) logger.info({ leaseMs: ttlMs }, 'this replica holds the drift lease: it drifts the shared mood');

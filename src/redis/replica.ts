@@ -61,7 +61,7 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     );
     return {
       ledger,
-      conversations: new RedisConversationStore({ client, keys, idleMs: config.sessionIdleMs }),
+      conversations: new RedisConversationStore({ client, keys, idleMs: config.sessionIdleMs, logger }),
       driftLease: new RedisDriftLease({ client, keys, logger, ttlMs: redis.driftLeaseMs, clock }),
       sharedState,
       sharedSessionSecret: async (candidate) => {

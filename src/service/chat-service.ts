@@ -15,6 +15,8 @@ import type { ConversationStore } from '../conversations/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 import { loadSessionSecret } from '../conversations/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
+import { probeStoreFile } from '../embedded/store-probe.js';
+import { loadEmotionsFile } from '../persistence/emotions-file.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
 export type SystemDeps = Pick<
@@ -89,15 +91,40 @@ async function joinReplicasOf(config: ChatConfig, bus: Bus, logger: Logger, cloc
 
 /**
  * One process alone keeps its mood and conversations in the embedded database beside the emotions
- * file (lmdb, loaded only then), unless the caller gave its own ledger or store.
+ * file (lmdb, loaded only then), unless the caller gave its own ledger or store. Its file is probed
+ * first: lmdb trusts what it maps, and a damaged file would crash or spin the process instead of
+ * failing. An empty store beside an emotions file with a saved mood means conversations were lost
+ * (the store deleted or replaced): said once, at `warn`.
  */
-async function openEmbeddedOf(config: ChatConfig, clock: Clock): Promise<EmbeddedStore> {
+async function openEmbeddedOf(config: ChatConfig, clock: Clock, logger: Logger): Promise<EmbeddedStore> {
   const { embeddedStorePath, openEmbeddedStore } = await import('../embedded/embedded-store.js');
+  const path = embeddedStorePath(config.emotionsFile);
+  let problem: string | undefined;
   try {
-    return openEmbeddedStore(config.emotionsFile, sessionBoundsOf(config, clock));
+    problem = await probeStoreFile(path);
   } catch (error) {
-    throw startError(`cannot open the conversation store ${embeddedStorePath(config.emotionsFile)}`, error);
+    throw startError(`cannot open the conversation store ${path}`, error);
   }
+  if (problem !== undefined)
+    throw new ServiceStartError(
+      `the conversation store ${path} is damaged: ${problem}. Move it away (mv ${path} ${path}.damaged) and start again: ` +
+        `the mood in ${config.emotionsFile} is kept, the conversations in the damaged store are not`,
+    );
+  let store: EmbeddedStore;
+  try {
+    store = openEmbeddedStore(config.emotionsFile, sessionBoundsOf(config, clock));
+  } catch (error) {
+    throw startError(`cannot open the conversation store ${path}`, error);
+  }
+  if (store.ledger.kept === undefined) {
+    const saved = await loadEmotionsFile(config.emotionsFile).catch(() => undefined);
+    if (saved !== undefined)
+      logger.warn(
+        { store: path, emotionsFile: config.emotionsFile, savedAt: saved.lastUpdated },
+        'the conversation store is empty while the emotions file holds a saved mood: the conversations from before are not there (was the store deleted or replaced?)',
+      );
+  }
+  return store;
 }
 
 function startError(message: string, error: unknown): ServiceStartError {
@@ -133,6 +160,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       shared: replica?.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
+    if (loaded.replaced) logger.warn(loaded.replaced);
     if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
     await replica?.close();
@@ -193,7 +221,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   }
   if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
     try {
-      embedded = await openEmbeddedOf(config, clock);
+      embedded = await openEmbeddedOf(config, clock, logger);
     } catch (error) {
       return abandon(error instanceof ServiceStartError ? error : startError('cannot load the conversation store', error));
     }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { KEY_CHECKED_VARIABLE } from '../config/chat-config.js';
 import { isDebugEnabled } from '../runtime/logger.js';
 import { Redactor } from '../runtime/secrets.js';
 import { serviceLogger } from '../service/run-chat-service.js';
@@ -15,9 +16,11 @@ export function runSupervisor(): Promise<number> {
   return supervise({
     logger,
     output: process.stdout,
-    start: (standby) =>
+    start: (standby, keyChecked) =>
       spawn(process.execPath, [...process.execArgv, script, 'serve', '--supervised', ...(standby ? ['--standby'] : [])], {
         stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+        // The key was checked at the first start: a restart does not ask the provider again.
+        env: keyChecked ? { ...process.env, [KEY_CHECKED_VARIABLE]: '1' } : process.env,
       }),
   });
 }

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
-import { DEFAULT_BACKOFF, restartDelayMs, type Backoff } from './backoff.js';
+import { DEFAULT_BACKOFF, nextStart, type Backoff } from './backoff.js';
 import { LOADED_MESSAGE, SERVE_MESSAGE } from './standby.js';
 
 /** What the service sends its supervisor once it serves (ready, or keyMissing): from then on it counts as up. */
@@ -10,16 +10,24 @@ export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
 export interface SuperviseOptions {
   /**
    * Starts the service in a child process with an IPC channel and its stdout piped; a standby
-   * child loads and waits for `SERVE_MESSAGE` before it serves.
+   * child loads and waits for `SERVE_MESSAGE` before it serves. `keyChecked`: a child was ready
+   * before, so its keys were checked; this one need not ask the provider again.
    */
-  readonly start: (standby: boolean) => ChildProcess;
+  readonly start: (standby: boolean, keyChecked: boolean) => ChildProcess;
   readonly logger: Logger;
   /** Where the children's log lines go (they pass through, so that the supervisor can name a failure's cause). */
   readonly output: NodeJS.WritableStream;
   readonly backoff?: Backoff;
   /** The signals forwarded to the child; the supervisor stops once it has ended. */
   readonly signals?: readonly NodeJS.Signals[];
+  /** How long a child may take to say it is ready before it is killed as a failed start (default 60 s). */
+  readonly readyTimeoutMs?: number;
+  /** The time in ms, for how long a child was ready; defaults to `Date.now`. */
+  readonly now?: () => number;
 }
+
+/** A start has this long to be ready: the key check is bounded by LLM_TIMEOUT_MS (30 s by default). */
+export const READY_TIMEOUT_MS = 60_000;
 
 /** A child and its last fatal or error line: why it ended, in its own words. */
 interface Child {
@@ -48,23 +56,28 @@ const alive = (child: ChildProcess | undefined): child is ChildProcess =>
 
 /**
  * `hub serve --supervise`: runs the service in a child and starts it again after any exit (the
- * seed's exit on a model failure, a crash), at once after a child that was ready, with a growing
- * back-off while new children keep failing before they are ready. Once a child is ready, a
- * standby child is loaded beside it, so that a restart does not wait for Node and the modules to
- * load. The very first child failing before it is ready (a bad key, a missing model) is a
+ * seed's exit on a model failure, a crash): at once after a child that ran steadily, with a
+ * growing back-off while new children keep failing before they are ready or within seconds of it
+ * (`Backoff.steadyMs`). A child that is not ready within `readyTimeoutMs` (a store that hangs its
+ * start, say) is killed and counts as a failed start. Once a child is ready, a standby child is
+ * loaded beside it, so that a restart does not wait for Node and the modules to load. The very
+ * first child failing before it is ready (a bad key, a missing model, a damaged store) is a
  * configuration to fix, not a blip: the supervisor ends with status 1. SIGTERM and SIGINT go to
- * the child; the supervisor ends with it. Resolves with the supervisor's exit status.
+ * the child; the supervisor ends with it, with status 0 whatever the child did. Resolves with the
+ * supervisor's exit status.
  */
 export function supervise(options: SuperviseOptions): Promise<number> {
   const { logger, output } = options;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+  const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+  const now = options.now ?? Date.now;
   return new Promise<number>((resolve) => {
     let current: ChildProcess | undefined;
     let standby: Child | undefined;
     let stopping: NodeJS.Signals | undefined;
     let everReady = false;
-    let failuresAtStartup = 0;
+    let failuresInARow = 0;
     let restarts = 0;
     let timer: NodeJS.Timeout | undefined;
 
@@ -85,7 +98,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
 
     const prepareStandby = (): void => {
       if (stopping || alive(standby?.process)) return;
-      const next = watch(options.start(true), output);
+      const next = watch(options.start(true, everReady), output);
       standby = next;
       next.process.on('message', (message: unknown) => {
         if ((message as { type?: unknown } | null)?.type === LOADED_MESSAGE.type) {
@@ -102,25 +115,35 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       const next = alive(standby?.process) ? standby : undefined;
       standby = undefined;
       if (next) next.process.send(SERVE_MESSAGE);
-      follow(next ?? watch(options.start(false), output));
+      follow(next ?? watch(options.start(false, everReady), output));
     };
 
     const follow = ({ process: child, cause }: Child): void => {
       current = child;
-      let ready = false;
+      let readyAt: number | undefined;
+      let timedOut = false;
+      const deadline = setTimeout(() => {
+        timedOut = true;
+        logger.error(
+          { pid: child.pid, readyTimeoutMs },
+          `the service was not ready within ${readyTimeoutMs} ms: ending it (its last error line, if any, says why)`,
+        );
+        child.kill('SIGKILL');
+      }, readyTimeoutMs);
       child.on('message', (message: unknown) => {
         if ((message as { type?: unknown } | null)?.type !== READY_MESSAGE.type) return;
-        ready = true;
+        clearTimeout(deadline);
+        readyAt = now();
         everReady = true;
-        failuresAtStartup = 0;
         prepareStandby();
       });
       child.on('exit', (code, signal) => {
-        const ended = signal === null ? `exited with status ${code}` : `was ended by ${signal}`;
+        clearTimeout(deadline);
+        const ended = timedOut ? 'was not ready in time' : signal === null ? `exited with status ${code}` : `was ended by ${signal}`;
         const why = { code, signal, cause: cause(), pid: child.pid };
         if (stopping) {
           logger.info(why, `the service ${ended}; the supervisor stops`);
-          finish(code ?? 0);
+          finish(0);
           return;
         }
         if (!everReady) {
@@ -128,12 +151,15 @@ export function supervise(options: SuperviseOptions): Promise<number> {
           finish(1);
           return;
         }
-        if (!ready) failuresAtStartup += 1;
-        const delayMs = restartDelayMs(failuresAtStartup, backoff);
+        const ready = readyAt !== undefined;
+        const next = nextStart(failuresInARow, ready ? now() - readyAt! : undefined, backoff);
+        failuresInARow = next.failuresInARow;
+        const { delayMs } = next;
         restarts += 1;
-        const when = delayMs === 0 ? 'at once' : `in ${delayMs} ms (${failuresAtStartup} failed starts in a row)`;
+        const soon = ready ? ` within ${backoff.steadyMs} ms of being ready` : ' before it was ready';
+        const when = delayMs === 0 ? 'at once' : `in ${delayMs} ms (${failuresInARow} starts in a row ended${soon})`;
         logger.warn(
-          { ...why, restarts, delayMs, readyBefore: ready },
+          { ...why, restarts, delayMs, failuresInARow, readyBefore: ready },
           `the service ${ended}${ready ? '' : ' before it was ready'}${why.cause ? ` (${why.cause})` : ''}: restarting it ${when}`,
         );
         timer = setTimeout(serve, delayMs);

@@ -61,6 +61,8 @@ export interface WebhooksServerOptions {
    * them in a capped stream on that Redis instead. `hub webhooks deliveries` and `redeliver` read it.
    */
   readonly journal?: string | DeliveryJournal;
+  /** Deliveries the `journal` keeps, oldest dropped first (default 10,000, for a file as for Redis). */
+  readonly journalMax?: number;
   /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }

@@ -225,10 +225,10 @@ export class WebhooksServer {
   }
 
   async #openJournal(logger: Logger): Promise<DeliveryJournal | undefined> {
-    const { journal } = this.#options;
+    const { journal, journalMax } = this.#options;
     if (journal === undefined || typeof journal === 'object') return journal;
     const { openJournal } = await import('./journal/open-journal.js');
-    return openJournal(journal, logger);
+    return openJournal(journal, logger, journalMax);
   }
 
   /** The given provider; else the built-in tunnel when `share` is on; else none. */

@@ -121,3 +121,17 @@ t.test('a crash-truncated last line is an error unless the caller allows it', as
   writeFileSync(file, whole.trimEnd());
   t.equal((await collect(file)).length, 1, 'a complete last line without newline is fine');
 });
+
+t.test('a streamed reply is written once, whole: its pieces are not logged', async (t) => {
+  const file = join(t.testdir(), 'events.jsonl');
+  const bus = new Bus({ clock: fixedClock('2026-11-21T12:00:00.000Z') });
+  const log = new EventLog(bus, file);
+  await log.opened();
+  bus.publish({ type: 'chat.requested', correlationId: 'a', session: 'visitor-a', message: 'hello', stream: true });
+  for (const text of ['Glad ', 'to ', 'hear ', 'it!']) bus.publish({ type: 'chat.token', correlationId: 'a', text });
+  const replied = bus.publish({ type: 'dialogue.replied', correlationId: 'a', response: 'Glad to hear it!' });
+  await log.close();
+  const types = (await collect(file)).map((event) => event.type);
+  t.same(types, ['chat.requested', 'dialogue.replied'], 'one line for the request, one for the whole reply');
+  t.match((await collect(file)).at(-1), replied);
+});

@@ -87,6 +87,11 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
   );
   const restart = supervisor.lines.find((line) => line.component === 'supervisor' && /restarting it at once/.test(String(line.msg)));
   t.match(restart, { level: 40, code: 1, cause: /dialogue/ }, "the supervisor's log says why it restarted the service");
+  t.equal(
+    provider.calls.filter((call) => call.endsWith('/models')).length,
+    1,
+    'the key was checked at the first start only, not at the restart',
+  );
 
   supervisor.kill('SIGTERM');
   t.equal(await supervisor.exited, 0, 'SIGTERM reaches the child; both stop');

@@ -150,3 +150,8 @@ t.test('FRAME_ANCESTORS: space-separated origins; a Space adds https://huggingfa
   }
   t.end();
 });
+
+t.test('EMOTION_HUB_KEY_CHECKED=1 (set by the supervisor on a restart) marks the key as checked before', async (t) => {
+  t.equal(loadChatConfig({}).keyCheckedBefore, false);
+  t.equal(loadChatConfig({ EMOTION_HUB_KEY_CHECKED: '1' }).keyCheckedBefore, true);
+});

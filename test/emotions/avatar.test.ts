@@ -15,6 +15,8 @@ t.test('the shape rule, as a table (energy = max of joy, anger, curiosity; weigh
     [mood(0.1, 0.2, 0.1, 0.1, 0.85), 'Square', 'Triangle', 'curiosity reaches out'],
     [mood(0.1, 0.3, 0.8, 0.1, 0.2), 'Circle', 'Triangle', 'anger without much sadness is active'],
     [mood(0.65, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'hysteresis: stays until below 0.6'],
+    [mood(0.62, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'still at 0.62'],
+    [mood(0.6, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'and at 0.6 exactly: it holds while energy ≥ 0.6'],
     [mood(0.59, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Circle', 'below 0.6 the Triangle goes'],
     [mood(0.75, 0.8, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'a little more sadness than joy is not yet enough'],
     [mood(0.75, 0.86, 0.1, 0.1, 0.3), 'Triangle', 'Square', 'sadness well ahead of joy'],

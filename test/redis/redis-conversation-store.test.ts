@@ -4,6 +4,7 @@ import { redisKeys } from '../../src/redis/keys.js';
 import { RedisConversationStore } from '../../src/redis/redis-conversation-store.js';
 import { eventually } from '../../testkit/eventually.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
+import { capturedLogger } from '../support/captured-logger.js';
 
 const COOKIE_ID = 'Qm9vbS1zZXNzaW9uLWlkLTAwMQ';
 // What the store is given: the session key the HTTP layer derived from the cookie's id.
@@ -91,4 +92,35 @@ t.test('Redis away: reads and writes reject with a clear error, and work again o
     { role: 'user', content: 'before' },
     { role: 'assistant', content: 'kept' },
   ]);
+});
+
+t.test('a conversation key of another type is reported and replaced, never a refusal for good', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('typed:');
+  const log = capturedLogger();
+  const store = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000, logger: log.logger });
+  const other = sessionKey('T3RoZXItc2Vzc2lvbi1pZC0wMDI');
+  await server.cli('SET', keys.conversation(SESSION), 'a string, not a list');
+  await server.cli('HSET', keys.conversation(other), 'field', 'value');
+  t.same(await store.history(SESSION), [], 'read: the conversation starts again');
+  await store.remember(other, 'hello', 'hi');
+  t.same(
+    await store.history(other),
+    [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi' },
+    ],
+    'written: kept from then on',
+  );
+  await store.remember(SESSION, 'and now', 'fine');
+  t.same(await store.history(SESSION), [
+    { role: 'user', content: 'and now' },
+    { role: 'assistant', content: 'fine' },
+  ]);
+  const reports = log.lines().filter((line) => /not a list: removed/.test(String(line.msg)));
+  t.same(
+    reports.map((line) => line.type),
+    ['string', 'hash'],
+    'each reported once, with what it held',
+  );
 });

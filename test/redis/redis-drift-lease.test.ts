@@ -108,3 +108,21 @@ t.test('a holder whose lease another took counts itself out at its next renewal,
   await lease.close();
   t.equal(await server.cli('GET', keys.driftLease), 'someone-else', 'closing does not release a lease it no longer holds');
 });
+
+t.test('a foreign lease with no expiry is given the lease time, said once, then taken over', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('stuck:');
+  const client = await redisClient(t, server.url);
+  await client.set(keys.driftLease, 'a-tool-that-forgot-the-expiry');
+  const log = capturedLogger();
+  const lease = new RedisDriftLease({ client, keys, logger: log.logger, ttlMs: TTL_MS });
+  t.teardown(() => lease.close());
+  await eventually('the lease taken over', () => lease.held(), { timeoutMs: 5000 });
+  const warnings = log.lines().filter((line) => /held with no expiry/.test(String(line.msg)));
+  t.equal(warnings.length, 1, 'said once');
+  t.match(warnings[0], { level: 40, key: keys.driftLease });
+  t.ok(
+    log.lines().some((line) => /holds the drift lease/.test(String(line.msg))),
+    'and the takeover is logged',
+  );
+});

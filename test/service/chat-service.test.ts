@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { loadChatConfig } from '../../src/config/chat-config.js';
+import { defaultState } from '../../src/emotions/state.js';
+import { writeEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { ServiceStartError, startChatService, type SystemDeps } from '../../src/service/chat-service.js';
 import { capturedLogger } from '../support/captured-logger.js';
@@ -156,4 +158,24 @@ t.test('when the system exits, the pending reply goes out, then the event log is
   t.equal(await exited, 1);
   t.match(logAtExit, '"type":"chat.rejected"', 'the event log was flushed before exit');
   await t.rejects(fetch(`${service.address}/health`), 'the server stopped taking requests before the exit');
+});
+
+t.test('an empty store beside an emotions file with a saved mood is a warning, said once; a first start says nothing', async (t) => {
+  const dir = tempDir(t);
+  const start = async (emotionsFile: string) => {
+    const log = capturedLogger();
+    const service = await startChatService({
+      config: loadChatConfig({ PORT: '0', HOST: '127.0.0.1', EMOTIONS_FILE: emotionsFile }),
+      logger: log.logger,
+      createSystem: fakeFactory().createSystem,
+    });
+    await service.close();
+    return log.lines().filter((line) => /conversation store is empty/.test(String(line.msg)));
+  };
+  t.same(await start(join(dir, 'first.json')), [], 'no emotions file: a first start, nothing to say');
+  const emotionsFile = join(dir, 'emotions.json');
+  await writeEmotionsFile(emotionsFile, defaultState('2026-11-20T08:00:00.000Z'));
+  const warnings = await start(emotionsFile);
+  t.equal(warnings.length, 1);
+  t.match(warnings[0], { level: 40, store: join(dir, 'emotions.db'), savedAt: '2026-11-20T08:00:00.000Z' });
 });

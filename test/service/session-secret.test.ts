@@ -1,9 +1,9 @@
 import nock from 'nock';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { SESSION_COOKIE } from '../../src/http/session.js';
+import { newSessionId, SESSION_COOKIE, signSessionId } from '../../src/http/session.js';
 import { loadSessionSecret, SESSION_SECRET_FILE } from '../../src/conversations/session-secret.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';
@@ -82,4 +82,42 @@ t.test('replicas on one Redis without SESSION_SECRET accept the ids the others i
   const planted = 'AAAAAAAAAAAAAAAAAAAAAA';
   t.ok(await cookieFrom(b.service.address, planted), 'a planted id is replaced on every replica');
   t.ok(await cookieFrom(a.service.address, planted));
+});
+
+t.test('a blank or short kept secret is never a key: a new one replaces it, whole, and says why', async (t) => {
+  const dir = t.testdir();
+  const emotionsFile = join(dir, 'emotions.json');
+  const file = join(dir, SESSION_SECRET_FILE);
+  for (const [kept, why] of [
+    ['', /held no secret \(blank\): replaced/],
+    ['\n  \n', /held no secret \(blank\): replaced/],
+    ['abc', /held a secret of 3 characters, under 32: replaced/],
+    ['x'.repeat(31), /held a secret of 31 characters, under 32: replaced/],
+  ] as const) {
+    writeFileSync(file, kept);
+    const loaded = await loadSessionSecret({ configured: undefined, emotionsFile });
+    t.match(loaded, { secret: /^[A-Za-z0-9_-]{43}$/, replaced: why, notKept: undefined }, JSON.stringify(kept));
+    t.equal(readFileSync(file, 'utf8'), `${loaded.secret}\n`, 'the new one is kept in its place');
+    t.equal(statSync(file).mode & 0o777, 0o600);
+  }
+  writeFileSync(file, 'y'.repeat(32));
+  t.same(await loadSessionSecret({ configured: undefined, emotionsFile }), { secret: 'y'.repeat(32) }, '32 characters are a key');
+  t.same(
+    readdirSync(dir).filter((name) => name.includes('tmp')),
+    [],
+    'no temporary file is left',
+  );
+});
+
+t.test('a blank kept secret at start: a warning, and a cookie signed under the blank key is refused', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-session-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, SESSION_SECRET_FILE), '');
+  const { service, logs } = await startRealService(t, { EMOTIONS_FILE: join(dir, 'emotions.json') });
+  t.ok(
+    logs.some((line) => line.level === 40 && /held no secret \(blank\)/.test(String(line.msg))),
+    'a warning names the file and what was done',
+  );
+  const forged = signSessionId(newSessionId(), '');
+  t.ok(await cookieFrom(service.address, forged), 'an id signed with the empty key gets a fresh session');
 });

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import t, { type Test } from 'tap';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { WebhookReply } from '../../src/webhooks/handler.js';
@@ -84,7 +84,7 @@ t.test('a file journal: one line per delivery that carried the secret, the body 
   t.equal(entries[0]?.headers['content-type'], 'application/json');
   t.notOk('x-webhook-secret' in (entries[0]?.headers ?? {}));
   t.type(entries[0]?.ms, 'number');
-  t.same(await new FileJournal(file).read(), entries, 'the journal reads back what it wrote');
+  t.same(await new FileJournal(file).read(), { entries, skipped: 0 }, 'the journal reads back what it wrote');
 });
 
 t.test('a journal that cannot write is logged; the delivery is answered all the same', async (t) => {
@@ -117,11 +117,41 @@ t.test('a redis:// journal is a capped stream on that Redis', async (t) => {
   await server.close();
   const journal = await openJournal(redis.url, capturedLogger().logger);
   t.teardown(() => journal.close());
-  const entries = await journal.read();
+  const { entries } = await journal.read();
   t.same(
     entries.map((entry) => entry.webhookId),
     ['r-1', 'r-2'],
   );
   t.equal(deliveredText(entries[0]!), fixtureText('discussion-created'));
   t.notMatch(JSON.stringify(entries), SECRET);
+});
+
+t.test('a file journal keeps its newest maxEntries, the oldest dropped first, and never grows past a tenth more', async (t) => {
+  const file = join(t.testdir(), 'capped.jsonl');
+  const journal = new FileJournal(file, 10);
+  const entry = (n: number) => ({
+    webhookId: `wh-${n}`,
+    route: 'ok',
+    receivedAt: AT,
+    headers: {},
+    body: { n },
+    status: 200,
+    ms: 1,
+  });
+  let longest = 0;
+  for (let n = 1; n <= 40; n += 1) {
+    await journal.append(entry(n));
+    longest = Math.max(longest, readFileSync(file, 'utf8').split('\n').length - 1);
+  }
+  await journal.close();
+  t.ok(longest <= 11, `at most 11 lines at any time (${longest})`);
+  const { entries, skipped } = await new FileJournal(file, 10).read();
+  t.equal(skipped, 0);
+  t.same(entries.map((kept) => kept.webhookId).slice(-3), ['wh-38', 'wh-39', 'wh-40'], 'the newest are kept, in order');
+  t.ok(entries.length >= 10 && entries[0]?.webhookId !== 'wh-1', 'the oldest went first');
+  t.same(
+    readdirSync(dirname(file)).filter((name) => name.includes('tmp')),
+    [],
+    'no temporary file left',
+  );
 });

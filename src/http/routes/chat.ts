@@ -67,6 +67,9 @@ function sessionAndReadiness(system: SystemClient, sessionSecret: string, cookie
  */
 async function streamChat(system: SystemClient, request: FastifyRequest, reply: FastifyReply, message: string): Promise<void> {
   const sse = reply.sse;
+  // @fastify/sse says `Connection: keep-alive` whatever the client asked: a client that sent
+  // `Connection: close` (or HTTP/1.0) gets its socket closed once the reply is done.
+  if (!reply.raw.shouldKeepAlive) reply.header('connection', 'close');
   sse.sendHeaders();
   const socket = reply.raw;
   // Node holds written headers until the first body write: the client would wait for the first piece.

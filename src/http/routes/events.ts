@@ -16,15 +16,30 @@ import type { SystemClient } from '../system-client.js';
 export interface EventsRoutesOptions {
   readonly bus: Bus;
   readonly system: SystemClient;
+  /** Unsent bytes a listener may have before it is dropped (default `LISTENER_BUFFER_BYTES`). */
+  readonly bufferBytes?: number;
 }
+
+/**
+ * How many bytes may wait in the process for one listener (beyond what the kernel holds) before it
+ * is dropped: about fifty frames. A reader that reads never comes near it; one that stopped reading
+ * would otherwise cost ~300 bytes per mood change, for ever.
+ */
+export const LISTENER_BUFFER_BYTES = 16 * 1024;
+
+/** At shutdown, how long an ended stream may take to go out before its socket is cut. */
+export const LISTENER_CLOSE_GRACE_MS = 500;
 
 /**
  * `GET /api/events`: the mood, pushed. The first frame, at once, is `GET /api/avatar`'s body; then one
  * frame per mood change, with an `id:`, made once and written to every listener. The heartbeat
- * comment is @fastify/sse's (its interval is the app's `heartbeatMs`). On close (shutdown) every
- * stream ends, so the server does not wait for listeners that never hang up.
+ * comment is @fastify/sse's (its interval is the app's `heartbeatMs`). A listener whose unsent frames
+ * pass `LISTENER_BUFFER_BYTES` is dropped (its socket destroyed, one `warn` line): EventSource
+ * reconnects with `Last-Event-ID` and gets the current state as its first frame, which is all a
+ * frame ever says. On close (shutdown) every stream ends, and a socket that has not taken its end
+ * within `LISTENER_CLOSE_GRACE_MS` is destroyed, so the server never waits for listeners that do not read.
  */
-export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app, { bus, system }) => {
+export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app, { bus, system, bufferBytes = LISTENER_BUFFER_BYTES }) => {
   const listeners = new Set<ServerResponse>();
   let id = 0;
   const frameOf = (status: AvatarSource): string => sseFrame(JSON.stringify(avatarBody(status)), undefined, id);
@@ -35,12 +50,26 @@ export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app,
   const unsubscribe = subscribeToMood(bus, (state) => {
     id += 1;
     const frame = frameOf({ phase, ...state });
-    for (const socket of listeners) socket.write(frame);
+    for (const socket of listeners) {
+      if (socket.writableLength <= bufferBytes) socket.write(frame);
+      else drop(socket);
+    }
   });
+  const drop = (socket: ServerResponse): void => {
+    listeners.delete(socket);
+    app.log.warn(
+      { unsentBytes: socket.writableLength, remoteAddress: socket.socket?.remoteAddress },
+      'event-stream listener dropped: it stopped reading (it may reconnect and get the current state)',
+    );
+    socket.destroy();
+  };
   app.addHook('preClose', (done) => {
     unsubscribe();
     phases.unsubscribe();
-    for (const socket of listeners) socket.end();
+    for (const socket of listeners) {
+      socket.end();
+      setTimeout(() => socket.destroy(), LISTENER_CLOSE_GRACE_MS).unref();
+    }
     listeners.clear();
     done();
   });

@@ -22,10 +22,15 @@ export interface JournalEntry {
 }
 
 /** Where the receiver writes its deliveries; `hub webhooks deliveries` and `redeliver` read them back. */
+/** What a journal holds: its entries, oldest first, and how many records were not entries (corrupt, cut short). */
+export interface JournalContents {
+  readonly entries: JournalEntry[];
+  readonly skipped: number;
+}
+
 export interface DeliveryJournal {
   append(entry: JournalEntry): Promise<void>;
-  /** Every entry, oldest first. */
-  read(): Promise<JournalEntry[]>;
+  read(): Promise<JournalContents>;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,19 @@ export function deliveredText(entry: JournalEntry): string | undefined {
 }
 
 /** A journal line back to an entry; anything else (a torn last line, a foreign line) is `undefined`. */
+/** The entries of a journal's records (lines, stream items), counting those that are not entries; blank ones are nothing. */
+export function parseJournalLines(lines: readonly string[]): JournalContents {
+  const entries: JournalEntry[] = [];
+  let skipped = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const entry = parseJournalLine(line);
+    if (entry === undefined) skipped += 1;
+    else entries.push(entry);
+  }
+  return { entries, skipped };
+}
+
 export function parseJournalLine(line: string): JournalEntry | undefined {
   let value: unknown;
   try {

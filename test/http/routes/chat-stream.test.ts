@@ -1,4 +1,7 @@
 import nock from 'nock';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { eventually } from '../../../testkit/eventually.js';
 import t from 'tap';
 import { START, completion, completionStream, modelList, ofType } from '../../support/chat-system-harness.js';
 import type { BusEvent } from '../../../src/bus/events.js';
@@ -83,4 +86,25 @@ t.test('an empty streamed reply is a model failure (stay: event: error, nothing 
   await reader.done;
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
   t.equal(chatChanges(events).length, 0);
+});
+
+t.test('Connection: close is honoured by a streamed chat: the socket closes once done is out', async (t) => {
+  const { address } = await served(t);
+  nock('http://llm.test')
+    .post('/v1/chat/completions')
+    .reply(200, completionStream('Glad ', 'to hear it!'), { 'content-type': 'text/event-stream' });
+  const socket = connect(Number(new URL(address).port), '127.0.0.1');
+  const body = JSON.stringify({ message: 'I love this sunny day' });
+  socket.write(
+    'POST /api/chat HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n' +
+      `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+  const closed = once(socket, 'close');
+  // The client keeps its side open: only the server's own close ends the socket.
+  await eventually('the server to close the socket after done', () => socket.readableEnded, { timeoutMs: 5000 });
+  await closed;
+  t.match(received, /^HTTP\/1\.1 200[\s\S]*\r\nconnection: close\r\n/i, 'the head says so');
+  t.match(received, /event: done\n/, 'done went out before the close');
 });

@@ -176,7 +176,7 @@ t.test('rejections from the system map to their status and body', async (t) => {
     { reason: 'provider_failed', statusCode: 502, body: { status: 'error' } },
     { reason: 'provider_timeout', statusCode: 504, body: { status: 'error', error: /took too long.*changed nothing/ } },
     { reason: 'system_failed', statusCode: 503, body: { status: 'error', is_initialized: false, error: /failed and is shutting down/ } },
-    { reason: 'unavailable', statusCode: 503, body: { status: 'error', is_initialized: false } },
+    { reason: 'unavailable', statusCode: 503, body: { status: 'error', is_initialized: true } },
   ] as const;
   for (const { reason, statusCode, body } of cases) {
     system.chatBehaviour = { kind: 'reject', reason, error: 'secret provider detail sk-123' };

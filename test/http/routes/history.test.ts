@@ -2,6 +2,7 @@ import t from 'tap';
 import { standInProvider } from '../../support/chat-system-harness.js';
 import { CookieJar } from '../../support/cookie-jar.js';
 import { served } from '../../support/streaming.js';
+import { harness } from '../../support/http-harness.js';
 
 const history = async (visitor: CookieJar) => (await visitor.fetch('/api/history')).json();
 
@@ -47,3 +48,24 @@ t.test('DELETE /api/history forgets the conversation: the next prompt starts afr
     'the model gets no earlier turn',
   );
 });
+
+t.test(
+  'history that cannot be read or forgotten answers 503 HISTORY_UNAVAILABLE, whether the system says so or says nothing',
+  async (t) => {
+    const { app, bus, system } = await harness(t);
+    system.stop(); // this test answers the history requests itself
+    let answer: 'error' | 'silence' = 'error';
+    bus.on('history.requested').subscribe(({ correlationId }) => {
+      if (answer === 'error') bus.publish({ type: 'history.reported', correlationId, messages: [], error: 'the store is away' });
+    });
+    for (const kind of ['error', 'silence'] as const) {
+      answer = kind;
+      for (const method of ['GET', 'DELETE'] as const) {
+        const response = await app.inject({ method, url: '/api/history' });
+        t.equal(response.statusCode, 503, `${method}, ${kind}`);
+        t.match(response.json(), { error: /cannot be read or forgotten right now/ });
+        t.notMatch(response.body, /the store is away/, 'the cause goes to the log, not to the visitor');
+      }
+    }
+  },
+);

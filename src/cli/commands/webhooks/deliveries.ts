@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../../../webhooks/journal/entry.js';
 import { CliCommand } from '../../cli-command.js';
-import { describeBody, journalFlag, readDeliveries } from '../../journal-source.js';
+import { describeBody, journalFlag, printable, readDeliveries, skippedWarning } from '../../journal-source.js';
 import { formatTable } from '../../table.js';
 
 export default class WebhooksDeliveries extends CliCommand {
@@ -18,7 +18,9 @@ export default class WebhooksDeliveries extends CliCommand {
 
   async run(): Promise<JournalEntry[]> {
     const { flags } = await this.parse(WebhooksDeliveries);
-    const entries = await readDeliveries(flags.journal);
+    const { entries, skipped } = await readDeliveries(flags.journal);
+    const warning = skippedWarning(flags.journal, skipped);
+    if (warning !== undefined) this.warn(warning);
     const rows = entries.map((entry) => {
       const { event, repo } = describeBody(entry.body);
       return [
@@ -29,7 +31,7 @@ export default class WebhooksDeliveries extends CliCommand {
         repo,
         String(entry.status),
         String(entry.ms),
-      ];
+      ].map(printable);
     });
     this.log(
       rows.length === 0 ? 'No deliveries.' : formatTable(['WEBHOOK ID', 'RECEIVED', 'ROUTE', 'EVENT', 'REPO', 'STATUS', 'MS'], rows),

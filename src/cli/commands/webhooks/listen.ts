@@ -61,6 +61,11 @@ export default class WebhooksListen extends HubCommand {
     journal: Flags.string({
       description: 'Append each delivery to this JSON-lines file (or redis:// stream); see `hub webhooks deliveries`.',
     }),
+    'journal-max': Flags.integer({
+      min: 1,
+      default: 10_000,
+      description: 'Deliveries the journal keeps, the oldest dropped first.',
+    }),
   };
 
   async run(): Promise<void> {
@@ -91,6 +96,7 @@ export default class WebhooksListen extends HubCommand {
       autoStart: false,
       print: () => {},
       journal: flags.journal,
+      journalMax: flags['journal-max'],
       env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
       ...(publicUrl === undefined && { tunnel: localTunnel({ host: flags['tunnel-host'], print: (line) => this.logToStderr(line) }) }),
     });

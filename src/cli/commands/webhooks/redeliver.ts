@@ -32,7 +32,7 @@ export default class WebhooksRedeliver extends CliCommand {
   async run(): Promise<DeliveryAnswer> {
     const { args, flags } = await this.parse(WebhooksRedeliver);
     const url = httpUrl(flags.to, '--to');
-    const entry = (await readDeliveries(flags.journal)).find((candidate) => candidate.webhookId === args.webhookId);
+    const entry = (await readDeliveries(flags.journal)).entries.find((candidate) => candidate.webhookId === args.webhookId);
     if (entry === undefined) throw new CliError(`No delivery with Webhook-Id ${args.webhookId} in ${flags.journal}.`, ExitCode.usage);
     const body = deliveredText(entry);
     if (body === undefined)

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import WebhooksDeliveries from '../../../../src/cli/commands/webhooks/deliveries.js';
 import WebhooksRedeliver from '../../../../src/cli/commands/webhooks/redeliver.js';
+import { unprintable } from '../../../../src/cli/journal-source.js';
 import type { fixedClock } from '../../../../src/runtime/clock.js';
 import type { JournalEntry } from '../../../../src/webhooks/journal/entry.js';
 import { sendTestDelivery } from '../../../../src/webhooks/send-test-delivery.js';
@@ -109,4 +110,30 @@ t.test('an empty journal, a missing one, an unknown id, a bad --to', async (t) =
   t.match(unknown.stderr, 'No delivery with Webhook-Id zzz in');
   const badTo = await runWebhooksCommand(WebhooksRedeliver, ['a', '--journal', torn, '--to', 'nowhere'], { env: {} });
   t.equal(badTo.exitCode, 2);
+});
+
+t.test('deliveries: control characters from the journal never reach the terminal; corrupt lines are counted aloud', async (t) => {
+  const journal = join(t.testdir(), 'deliveries.jsonl');
+  const hostile: JournalEntry = {
+    webhookId: 'wh-\u001b]0;owned\u0007',
+    route: 'hook\u001b[2J',
+    receivedAt: '2026-11-23T09:00:00.000Z',
+    headers: {},
+    body: { event: { scope: 'repo\u202e', action: 'update\r' }, repo: { type: 'model', name: 'a\u001b[31mred' } },
+    status: 200,
+    ms: 1,
+  };
+  writeFileSync(journal, `${JSON.stringify(hostile)}\n{"cut short\nnot json at all\n\n`);
+  const table = await runWebhooksCommand(WebhooksDeliveries, ['--journal', journal], { env: {} });
+  t.equal(table.exitCode, 0, table.stderr);
+  t.notOk(
+    Array.from(table.stdout.replaceAll('\n', '')).some((character) => unprintable(character.codePointAt(0)!)),
+    'no control character but the newlines',
+  );
+  t.match(
+    table.stdout,
+    /wh-\ufffd\]0;owned\ufffd +2026-11-23T09:00:00\.000Z +hook\ufffd\[2J +repo\ufffd:update\ufffd +model a\ufffd\[31mred/,
+  );
+  // oclif wraps a warning to a width (` ›` continues a line).
+  t.match(table.stderr.replace(/\s*›\s*/g, ' '), /2 records of .*deliveries\.jsonl are not a delivery \(corrupt or cut short\): skipped/);
 });
