@@ -1,7 +1,8 @@
 // The avatar: the shape of docs/specification.md#resources as the body, the five emotions drawn on it as a face. The numbers
 // become a handful of capped features (mouth, brows, eyes, gaze, tilt, colour, pace); CSS eases
 // them (0.45 s, from wherever they are) and keeps the idle breathing and blinking going, and holds
-// everything still under prefers-reduced-motion. Pure functions first, the DOM last.
+// everything still under prefers-reduced-motion. Pure functions first, the DOM last: the page's
+// 'mood' and 'activity' events drive it (mountAvatar).
 const EMOTIONS = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
 const SHAPES = ['Circle', 'Triangle', 'Square'];
 const ACTIVITIES = ['idle', 'thinking', 'speaking'];
@@ -154,4 +155,13 @@ export function setAvatarActivity(activity) {
   svg.dataset.activity = known;
   byId('avatar-figure').setAttribute('aria-busy', String(known !== 'idle'));
   byId('avatar-activity').textContent = { idle: '', thinking: 'Thinking…', speaking: 'Speaking…' }[known];
+}
+
+/** Draws every 'mood' and follows every 'activity'; the page's body says the activity too. */
+export function mountAvatar(bus) {
+  bus.on('mood', drawAvatar);
+  bus.on('activity', (activity) => {
+    document.body.dataset.activity = activity;
+    setAvatarActivity(activity);
+  });
 }
