@@ -24,6 +24,8 @@ export interface ChatConfig {
   readonly emotionsFile: string;
   readonly eventLog: string | undefined;
   readonly debug: boolean;
+  /** One log line per HTTP request (`LOG_REQUESTS`); off by default, so the page's own polls write nothing. */
+  readonly logRequests: boolean;
   readonly driftIntervalMs: number;
   /** Longest accepted chat message, in characters (`MAX_MESSAGE_LENGTH`). */
   readonly maxMessageLength: number;
@@ -123,6 +125,14 @@ function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, choices:
   return raw as T;
 }
 
+/** An on/off switch: `1`, `true`, `on`, `yes`, or `0`, `false`, `off`, `no`; unset is off. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined || ['0', 'false', 'off', 'no'].includes(raw)) return false;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  throw new ConfigError(`${name} must be 1 or 0 (true/false, on/off, yes/no), got "${raw}"`);
+}
+
 /**
  * `TRUST_PROXY`: unset or `false` trusts nobody (X-Forwarded-* ignored); `true` trusts every hop; a number
  * trusts that many hops; anything else is a comma-separated list of proxy addresses or CIDR ranges.
@@ -200,6 +210,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     emotionsFile: text(env, 'EMOTIONS_FILE') ?? './emotions.json',
     eventLog: text(env, 'EVENT_LOG'),
     debug: isDebugEnabled(env),
+    logRequests: flag(env, 'LOG_REQUESTS'),
     driftIntervalMs: integer(env, 'DRIFT_INTERVAL_MS', 10_000, 1, 86_400_000),
     maxMessageLength: integer(env, 'MAX_MESSAGE_LENGTH', 4000, 1, 1_000_000),
     providerTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 1, 600_000),

@@ -32,7 +32,7 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> &
-    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace'>>;
+    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace' | 'logRequests'>>;
   /** How long a client may take to send a whole request, headers and body (default 10 s). */
   readonly clientTimeoutMs?: number;
   /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Only a trusted proxy's X-Forwarded-Proto makes a request https (the session cookie's Secure flag).
     trustProxy: config.trustProxy ?? false,
-    ...loggingOptions(logger),
+    ...loggingOptions(logger, config.logRequests ?? false),
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
@@ -100,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
   const cookiePolicy = { framable: frameAncestors.length > 0, trustForwardedProto: config.onSpace ?? false };
 
-  logListening(app, logger);
+  logListening(app, logger, config.logRequests ?? false);
   boundPipelining(app.server);
   installErrorHandling(app, options.redact);
   installSecurityHeaders(app, frameAncestors);

@@ -15,6 +15,9 @@ import type { ConversationStore } from '../conversations/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 import { loadSessionSecret } from '../conversations/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
+import { narrateChats } from './chat-narrator.js';
+import { announceReady } from './ready-announcer.js';
+import { startupWarnings } from './startup-warnings.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
 export type SystemDeps = Pick<
@@ -126,6 +129,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     throw error;
   }
   let sessionSecret: string;
+  const warnings = startupWarnings(config);
   try {
     const loaded = await loadSessionSecret({
       configured: config.sessionSecret,
@@ -133,7 +137,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       shared: replica?.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
-    if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
+    if (loaded.notKept) warnings.push(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
     await replica?.close();
     await eventLog?.close();
@@ -205,6 +209,9 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     return abandon(startError('cannot load the chat system', error));
   }
   closeLoadingDesk();
+  // Subscribed before the system starts: its first phase change is what the announcer waits for.
+  const stopAnnouncing = announceReady({ bus, logger, address, warnings });
+  const narration = narrateChats(bus, logger);
   const system = createSystem({
     bus,
     config,
@@ -226,6 +233,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     app,
     close() {
       closing ??= (async () => {
+        stopAnnouncing();
+        narration.unsubscribe();
         await app.close();
         await system.stop();
         await replica?.close();
