@@ -1,13 +1,21 @@
 // The conversation: the visitor's messages and the avatar's replies. It shows the history the service
 // remembers, chats when the composer sends, and streams each reply into its bubble, rendered as
 // Markdown by markdown-it with HTML off: HTML in a reply is shown as text, never made into an element;
-// the visitor's own text is text. While a reply is pending the avatar is 'thinking', while it streams
-// 'speaking'.
+// the visitor's own text is text; a link in a reply opens in a new tab, never in place of the chat.
+// While a reply is pending the avatar is 'thinking', while it streams 'speaking'. A streaming bubble is
+// aria-busy until its reply is complete, so a screen reader says the reply once, whole.
 import markdownit from '/assets/vendor/markdown-it.js';
 import { eventFrames } from './event-frames.js';
 import { getJson, goToErrorPage } from './service.js';
 
 const markdown = markdownit({ html: false, linkify: true, breaks: true });
+// Every link of a reply opens a new tab that cannot reach back to this page or learn where it came from.
+const renderLinkOpen = markdown.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options));
+markdown.renderer.rules.link_open = (tokens, i, options, env, self) => {
+  tokens[i].attrSet('target', '_blank');
+  tokens[i].attrSet('rel', 'noopener noreferrer');
+  return renderLinkOpen(tokens, i, options, env, self);
+};
 
 /** Renders a reply's Markdown: markdown-it with HTML off escapes any tag, and refuses javascript: links. */
 function renderReply(element, text) {
@@ -114,6 +122,7 @@ export function mountConversation(bus) {
             doneThinking();
             setActivity('speaking');
             reply = bubble('bot');
+            reply.item.setAttribute('aria-busy', 'true');
           }
           streamed += String(data.text ?? '');
           drawing ||= requestAnimationFrame(redraw);
@@ -124,6 +133,7 @@ export function mountConversation(bus) {
           reply ??= bubble('bot');
           streamed = String(data.response ?? '');
           redraw();
+          reply.item.setAttribute('aria-busy', 'false');
           bus.emit('mood', data);
         } else if (event === 'error') {
           ended = true;
@@ -132,6 +142,7 @@ export function mountConversation(bus) {
           if (data.code === 'CHAT_STOPPED' && reply) {
             redraw();
             reply.item.classList.add('stopped');
+            reply.item.setAttribute('aria-busy', 'false');
           } else {
             reply?.item.remove();
             say('error', data.error || 'The reply failed.');

@@ -102,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   logListening(app, logger, config.logRequests ?? false);
   boundPipelining(app.server);
-  installErrorHandling(app, options.redact);
+  installErrorHandling(app, options.redact, (path) => pages.render('not-found', { path }));
   installSecurityHeaders(app, frameAncestors);
   // Before the routes: it wraps the handlers of the routes that declare `sse`.
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS });
@@ -112,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (session) => {
     await session.register(fastifyCookie);
     const sessionSecret = options.sessionSecret ?? newSessionSecret();
-    await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy });
+    await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy, system, frameAncestors });
     await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy });
   });

@@ -17,10 +17,32 @@ t.test('GET / is the chat page: HTML, bars, a labelled input, the configured len
   t.match(html, '<meta name="viewport"');
   t.match(html, '<label for="message">');
   t.match(html, 'aria-live="polite"');
-  t.match(html, 'maxlength="50"', 'the template is filled from the config');
+  t.match(html, 'data-max-length="50"', 'the template is filled from the config');
   t.match(html, 'data-poll-ms="1000"');
   t.notMatch(html, '{{', 'no placeholder is left');
   t.notMatch(html, /https?:\/\//, 'no CDN or other host');
+});
+
+t.test('GET / opens with the mood: one inline style, admitted by a nonce of its own per page', async (t) => {
+  const { app, system } = await harness(t);
+  system.avatarShape = 'Triangle';
+  const nonces = new Set<string>();
+  for (let load = 0; load < 2; load += 1) {
+    const response = await app.inject('/');
+    const policy = String(response.headers['content-security-policy']);
+    const nonce = /style-src 'self' 'nonce-([\w+/=]+)'/.exec(policy)?.[1];
+    t.ok(nonce, policy);
+    t.match(response.body, `<style nonce="${nonce}">#avatar{--body:rgb(`);
+    t.notMatch(policy, 'unsafe-inline');
+    t.match(response.body, 'data-shape="Triangle"');
+    nonces.add(String(nonce));
+  }
+  t.equal(nonces.size, 2, 'a new nonce for each page');
+  t.notMatch(String((await app.inject('/api/avatar')).headers['content-security-policy']), 'nonce', 'only the page has one');
+  system.answersStatus = false;
+  const unknown = await app.inject('/');
+  t.equal(unknown.statusCode, 200, 'a system that cannot say its mood still gets its page');
+  t.match(unknown.body, 'data-shape="Circle"', 'with the still mood of a start, which the first poll replaces');
 });
 
 t.test('GET /error explains the missing key and how to fix it', async (t) => {
