@@ -57,7 +57,11 @@ t.test('the message box: Shift+Enter is a new line, Enter sends, and it grows to
   await page.keyboard.press('Enter');
   await page.locator('.message.bot:not(.thinking)').waitFor();
   t.match(system.messages[0], /^first line\nsecond line\nthird line\nmore 0/, 'Enter sent the lines as typed');
-  t.match(await page.locator('.message.user p').textContent(), /^first line\nsecond line\n/, 'shown as typed (the bubble keeps its line breaks)');
+  t.match(
+    await page.locator('.message.user p').textContent(),
+    /^first line\nsecond line\n/,
+    'shown as typed (the bubble keeps its line breaks)',
+  );
   t.equal(await box(page).inputValue(), '');
   t.ok(((await box(page).boundingBox())?.height ?? 0) < oneLine * 1.5, 'and back to one line');
 });
