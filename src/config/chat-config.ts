@@ -88,32 +88,30 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 /**
  * A URL whose credentials hold an unencoded `/`, `?`, `#` or `@` does not parse, or parses with part
- * of them read as a path, query or fragment: refused, and never shown.
+ * of them read as a path, query or fragment: refused, and never shown. Any other value that is not
+ * a URL of the kind asked for is refused with the value as written (no `@`, no credentials).
  */
-function unambiguous(name: string, raw: string): string {
-  if (!hasUnambiguousCredentials(raw)) {
+function urlOf(name: string, raw: string, kinds: string, accepts: (url: URL) => boolean): string {
+  if (raw.includes('@') && !hasUnambiguousCredentials(raw)) {
     throw new ConfigError(
       `${name} is not a URL that parses with its credentials before the host (percent-encode "/", "?", "#" and "@" in them); the value is not shown`,
     );
   }
+  if (!URL.canParse(raw) || !accepts(new URL(raw))) throw new ConfigError(`${name} must be ${kinds}, got "${displayUrl(raw)}"`);
   return raw;
 }
 
 function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
-  const { protocol } = new URL(unambiguous(name, raw));
-  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${displayUrl(raw)}"`);
-  return raw;
+  return urlOf(name, raw, 'an http(s) URL', ({ protocol }) => protocol === 'http:' || protocol === 'https:');
 }
 
 function redis(env: NodeJS.ProcessEnv): RedisConfig | undefined {
   const raw = text(env, 'REDIS_URL');
   if (raw === undefined) return undefined;
-  if (!isRedisUrl(unambiguous('REDIS_URL', raw)))
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${displayUrl(raw)}"`);
   return {
-    url: raw,
+    url: urlOf('REDIS_URL', raw, 'a redis:// or rediss:// URL', (parsed) => isRedisUrl(parsed.href)),
     prefix: env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
     driftLeaseMs: integer(env, 'DRIFT_LEASE_MS', DEFAULT_DRIFT_LEASE_MS, 100, 3_600_000),
   };

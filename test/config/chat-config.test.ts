@@ -87,6 +87,15 @@ t.test('a bad base URL is named without the credentials it carries', (t) => {
     }
   })() as Error;
   t.equal(error.message, 'LLM_BASE_URL must be an http(s) URL, got "ftp://host/v1"');
+  t.throws(
+    () => loadChatConfig({ LLM_BASE_URL: '127.0.0.1:11434/v1' }),
+    new ConfigError('LLM_BASE_URL must be an http(s) URL, got "127.0.0.1:11434/v1"'),
+    'a value that cannot hold credentials is shown as written',
+  );
+  t.throws(
+    () => loadChatConfig({ REDIS_URL: 'localhost:6379' }),
+    new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, got "localhost:6379"'),
+  );
   t.end();
 });
 
