@@ -1,9 +1,8 @@
-import { EMOTION_NAMES, type Appraisal, type AppraisalScores } from '../emotions/emotions.js';
+import { EMOTION_NAMES, type Appraisal } from '../emotions/emotions.js';
+import { APPRAISAL_LABELS } from './label.js';
 import { lexiconHits, pairKey, readTokens, type ReadToken } from './features.js';
 
-/** What the classifier tells apart: the five emotions, then neutral (a message that expresses none). */
-export const APPRAISAL_LABELS = [...EMOTION_NAMES, 'neutral'] as const;
-export type AppraisalLabel = (typeof APPRAISAL_LABELS)[number];
+export { APPRAISAL_LABELS, topLabel, type AppraisalLabel } from './label.js';
 const LABELS = APPRAISAL_LABELS.length;
 const NEUTRAL = LABELS - 1;
 
@@ -104,9 +103,4 @@ export function appraise(model: AppraisalModel, text: string): Appraisal {
   for (let k = 1; k < NEUTRAL; k++) if (p[k]! > p[strongest]!) strongest = k;
   const emotions = { joy: p[0]!, sadness: p[1]!, anger: p[2]!, fear: p[3]!, curiosity: p[4]! };
   return { emotions, neutral: p[NEUTRAL]!, strongest: EMOTION_NAMES[strongest]!, cues: cuesOf(model, tokens, hits, strongest) };
-}
-
-/** The label with the highest probability, neutral included: the reading of a message as one class. */
-export function topLabel(appraisal: AppraisalScores): AppraisalLabel {
-  return appraisal.neutral > appraisal.emotions[appraisal.strongest] ? 'neutral' : appraisal.strongest;
 }

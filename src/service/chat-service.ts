@@ -17,6 +17,9 @@ import { loadSessionSecret } from '../conversations/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 import { probeStoreFile } from '../embedded/store-probe.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';
+import { narrateChats } from './chat-narrator.js';
+import { announceReady } from './ready-announcer.js';
+import { startupWarnings } from './startup-warnings.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
 export type SystemDeps = Pick<
@@ -153,6 +156,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     throw error;
   }
   let sessionSecret: string;
+  const warnings = startupWarnings(config);
   try {
     const loaded = await loadSessionSecret({
       configured: config.sessionSecret,
@@ -160,8 +164,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       shared: replica?.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
-    if (loaded.replaced) logger.warn(loaded.replaced);
-    if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
+    if (loaded.replaced) warnings.push(loaded.replaced);
+    if (loaded.notKept) warnings.push(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
     await replica?.close();
     await eventLog?.close();
@@ -233,6 +237,9 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     return abandon(startError('cannot load the chat system', error));
   }
   closeLoadingDesk();
+  // Subscribed before the system starts: its first phase change is what the announcer waits for.
+  const stopAnnouncing = announceReady({ bus, logger, address, warnings });
+  const narration = narrateChats(bus, logger);
   const system = createSystem({
     bus,
     config,
@@ -254,6 +261,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     app,
     close() {
       closing ??= (async () => {
+        stopAnnouncing();
+        narration.unsubscribe();
         await app.close();
         await system.stop();
         await replica?.close();
