@@ -90,6 +90,9 @@ export function faceOf(emotions) {
   };
 }
 
+/** An emotion beside the strongest is named ("some anger") only from this high: a trace is not a feeling. */
+export const NAMED_FROM = 0.4;
+
 /** The emotions named as the bars name them, strongest first: "mostly sadness, some anger". */
 export function moodWords(emotions) {
   const v = values(emotions);
@@ -98,7 +101,7 @@ export function moodWords(emotions) {
   if (top < 0.25) return 'calm, no strong emotion';
   const lead = next >= 0.25 && top - next < 0.03 ? `mostly ${first} and ${second}` : `mostly ${first}`;
   const rest = lead.includes(' and ') ? [[third, last]] : [[second, next]];
-  const some = rest.filter(([, value]) => value >= 0.25).map(([name]) => `some ${name}`);
+  const some = rest.filter(([, value]) => value >= NAMED_FROM).map(([name]) => `some ${name}`);
   return [lead, ...some].join(', ');
 }
 

@@ -20,8 +20,8 @@ async function served(t: Parameters<typeof harness>[0]) {
 const FIVE: [string, AvatarShape, Emotions, string][] = [
   ['joy', 'Triangle', FIVE_MOODS.joy, 'Triangle, mostly joy, some curiosity'],
   ['sadness', 'Square', FIVE_MOODS.sadness, 'Square, mostly sadness'],
-  ['anger', 'Triangle', FIVE_MOODS.anger, 'Triangle, mostly anger, some sadness'],
-  ['fear', 'Square', FIVE_MOODS.fear, 'Square, mostly fear, some sadness'],
+  ['anger', 'Triangle', FIVE_MOODS.anger, 'Triangle, mostly anger'],
+  ['fear', 'Square', FIVE_MOODS.fear, 'Square, mostly fear'],
   ['curiosity', 'Triangle', FIVE_MOODS.curiosity, 'Triangle, mostly curiosity, some joy'],
 ];
 

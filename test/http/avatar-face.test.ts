@@ -118,6 +118,12 @@ t.test('the accessible name says the mood in words, as the bars name the emotion
   t.equal(avatar.avatarName('Triangle', FIVE.joy), 'Triangle, mostly joy, some curiosity');
   t.equal(avatar.avatarName('Circle', mood(0.5, 0.2, 0.1, 0.1, 0.5)), 'Circle, mostly joy and curiosity');
   t.equal(avatar.avatarName('Square', mood(0.2, 0.15, 0.05, 0.05, 0.2)), 'Square, calm, no strong emotion');
-  t.equal(avatar.avatarName('Hexagon', FIVE.fear), 'Circle, mostly fear, some sadness', 'an unknown shape is drawn as a Circle');
+  t.equal(avatar.avatarName('Hexagon', FIVE.fear), 'Circle, mostly fear', 'an unknown shape is drawn as a Circle');
+  t.end();
+});
+
+t.test('the caption names only emotions that are high: a sad face with a trace of anger is not "some anger"', (t) => {
+  t.equal(avatar.moodWords(mood(0.15, 0.9, 0.39, 0.1, 0.2)), 'mostly sadness');
+  t.equal(avatar.moodWords(mood(0.15, 0.9, avatar.NAMED_FROM, 0.1, 0.2)), 'mostly sadness, some anger');
   t.end();
 });

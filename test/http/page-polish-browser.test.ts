@@ -1,8 +1,7 @@
 import t from 'tap';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { launchChromium, readyPage } from '../support/browser.js';
+import { launchChromium, readyPage, seriousAxeViolations as axe } from '../support/browser.js';
 import { harness } from '../support/http-harness.js';
 import { FIVE_MOODS } from '../support/moods.js';
 
@@ -22,16 +21,6 @@ async function served(t: Parameters<typeof harness>[0], maxMessageLength = 50) {
 }
 
 const box = (page: Page) => page.getByLabel('Your message');
-
-async function axe(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's own policy admits no inline script.
-  if (!(await page.evaluate('typeof axe !== "undefined"'))) {
-    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-  }
-  return (await page.evaluate(`axe.run(document).then((result) => result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
-}
 
 t.test('the message box: Shift+Enter is a new line, Enter sends, and it grows to a few lines', async (t) => {
   const { system, address } = await served(t, 400);

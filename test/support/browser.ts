@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -49,4 +50,15 @@ export async function readyPage(
   await page.goto(`${address}/`);
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
   return page;
+}
+
+/** axe-core's serious and critical violations on the page as it is now, one line each (none: `[]`). */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's own policy admits no inline script.
+  if (!(await page.evaluate('typeof axe !== "undefined"'))) {
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  }
+  return (await page.evaluate(`axe.run(document).then((result) => result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`)) as string[];
 }
