@@ -5,6 +5,8 @@ import { buildApp } from '../../src/http/app.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { BASE_URL, START, harness, modelList } from './chat-system-harness.js';
+import { openEmbeddedStore } from '../../src/embedded/embedded-store.js';
+import { join } from 'node:path';
 import { CookieJar } from './cookie-jar.js';
 
 export interface ServedOptions {
@@ -19,15 +21,31 @@ export interface ServedOptions {
   readonly pollIntervalMs?: number;
   /** The dialogue's retries (default the harness's 0). */
   readonly dialogueRetries?: number;
+  /** Keep the mood and conversations in the embedded store, as `hub serve` alone does (default: in process). */
+  readonly embedded?: boolean;
 }
 
 /** The real app over the real actor system, listening on 127.0.0.1, with one visitor. */
-export async function served(t: Test, { env = {}, start = true, fetch, heartbeatMs, pollIntervalMs, dialogueRetries }: ServedOptions = {}) {
+export async function served(
+  t: Test,
+  { env = {}, start = true, fetch, heartbeatMs, pollIntervalMs, dialogueRetries, embedded = false }: ServedOptions = {},
+) {
   const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: BASE_URL, ...env };
-  const h = harness(t, settings, t.testdir(), {
+  const dir = t.testdir();
+  const store = embedded
+    ? openEmbeddedStore(join(dir, 'emotions.json'), { maxSessions: 100, idleMs: 3_600_000, clock: fixedClock(START) })
+    : undefined;
+  const h = harness(t, settings, dir, {
     ...(fetch ? { fetch } : {}),
     ...(dialogueRetries === undefined ? {} : { dialogueRetries }),
+    ...(store ? { ledger: store.ledger, conversations: store.conversations } : {}),
   });
+  // The store closes once the system has stopped (its last commit is in by then).
+  if (store)
+    t.teardown(async () => {
+      await h.system.stop();
+      await store.close();
+    });
   const app = await buildApp({
     bus: h.bus,
     clock: fixedClock(START),

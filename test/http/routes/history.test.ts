@@ -1,7 +1,9 @@
 import t from 'tap';
-import { standInProvider } from '../../support/chat-system-harness.js';
+import { START, completionStream, standInProvider } from '../../support/chat-system-harness.js';
 import { CookieJar } from '../../support/cookie-jar.js';
-import { served } from '../../support/streaming.js';
+import { heldProvider, served, streamedChat } from '../../support/streaming.js';
+import { SseReader } from '../../support/sse-client.js';
+import { eventually } from '../../../testkit/eventually.js';
 import { harness } from '../../support/http-harness.js';
 
 const history = async (visitor: CookieJar) => (await visitor.fetch('/api/history')).json();
@@ -69,3 +71,23 @@ t.test(
     }
   },
 );
+
+for (const embedded of [false, true]) {
+  t.test(`a reply's time is when it committed, not when its message came (${embedded ? 'embedded store' : 'in process'})`, async (t) => {
+    const provider = heldProvider();
+    const { visitor, advance } = await served(t, { fetch: provider.fetch, embedded });
+    const streamed = streamedChat(visitor, 'Tell me something slowly');
+    await eventually('the provider to be called', () => provider.completions() === 1 || undefined);
+    advance(4000); // the model takes four seconds
+    provider.body.end(completionStream('Here ', 'it is.'));
+    await new SseReader((await streamed).body!).done;
+    const { messages } = await history(visitor);
+    t.same(
+      messages.map(({ role, at }: { role: string; at: string }) => [role, at]),
+      [
+        ['user', START],
+        ['assistant', new Date(Date.parse(START) + 4000).toISOString()],
+      ],
+    );
+  });
+}
