@@ -36,7 +36,9 @@ export const emotionsActor = fromCallback<EventObject, EmotionsInput>(({ input: 
       at: change.at,
     });
   });
-  const scores = bus.on('chat.accepted').subscribe(({ correlationId, message }) => {
+  const scores = bus.on('chat.accepted').subscribe(({ correlationId, message, redo }) => {
+    // A regenerate's message was scored when it was first sent: it moves nothing again.
+    if (redo === 'regenerate') return;
     const analysis = analyzeSentiment(message);
     bus.publish({ type: 'sentiment.analyzed', correlationId, ...analysis, preview: processMessage(state.emotions, analysis.sentiment) });
   });

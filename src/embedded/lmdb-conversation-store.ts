@@ -7,6 +7,7 @@ import {
   UNKNOWN_TIME,
   type ConversationStore,
   type ConversationTurn,
+  type ExchangeMarks,
   type ExchangeTimes,
   type TimedTurn,
 } from '../conversations/conversation-store.js';
@@ -16,7 +17,7 @@ import { conversationBytes, sessionCacheOptions, withExchange, type SessionBound
 /** One session's record on disk: its turns, and when it last changed (the idle time counts from it after a restart). */
 export interface StoredConversation {
   /** Each with the time it was said; a record written before turns had times has none. */
-  readonly turns: readonly (ConversationTurn & { readonly at?: string })[];
+  readonly turns: readonly (ConversationTurn & Partial<Omit<TimedTurn, 'role' | 'content'>>)[];
   readonly touched: number;
 }
 
@@ -54,8 +55,8 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
     this.#rebuild();
   }
 
-  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
-    this.#db.transactionSync(() => this.stage({ session: sessionId, message, reply, times }))();
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes, marks?: ExchangeMarks): Promise<void> {
+    this.#db.transactionSync(() => this.stage({ session: sessionId, message, reply, times, ...marks }))();
   }
 
   /** Forgets the conversation on disk first (a failed removal forgets nothing and says so), then in the index. */
@@ -68,7 +69,7 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
    * Writes the session's conversation with one more exchange, inside the caller's write
    * transaction; returns what to call once that transaction has committed (the index learns of it).
    */
-  stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes }): () => void {
+  stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes } & ExchangeMarks): () => void {
     const turns = withExchange(this.sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes);
     this.#db.putSync(session, { turns, touched: epochMs(this.#options.clock) });
     return () => this.sessions.set(session, turns);

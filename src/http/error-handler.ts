@@ -38,6 +38,7 @@ export function installErrorHandling(app: FastifyInstance, redact: (text: string
       // provider, already logged where they happen.
       if (mapped.statusCode === 500) request.log.error({ ...requestIdFor(request), err: error }, mapped.message);
       else request.log.debug({ code: mapped.code, reason: error.message }, mapped.message);
+      if (mapped.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.retryAfterSeconds));
       return reply.code(mapped.statusCode).send(redactedBody(mapped.body, redact));
     } catch {
       // The handler itself must never fail (a body or a log line that cannot be written): a plain 500.
