@@ -68,6 +68,10 @@ export const ERRORS = {
   // Only a streamed chat can be stopped, so only its `event: error` carries this; the status is for the table.
   CHAT_STOPPED: { statusCode: 409, message: 'The reply was stopped: this message changed nothing.' },
   NOTHING_TO_REDO: { statusCode: 409, message: 'There is no last message to regenerate or edit: send a message first.' },
+  TURN_LOST: {
+    statusCode: 503,
+    message: 'The replica writing this reply stopped before it ended: the message changed nothing. Please send it again.',
+  },
   TURN_NOT_FOUND: { statusCode: 404, message: 'No such turn: it ended a while ago, or it is not yours.' },
   HISTORY_UNAVAILABLE: { statusCode: 503, message: 'The conversation cannot be read or forgotten right now. Please try again.' },
   AVATAR_FAILED: {

@@ -141,7 +141,16 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     throw startError('SESSION_SECRET: cannot read the one the replicas share', error);
   }
   redactor.add(sessionSecret);
-  const app = await buildApp({ bus, clock, logger, config, sessionSecret, redact: (text) => redactor.redact(text), ...options.app });
+  const app = await buildApp({
+    bus,
+    clock,
+    logger,
+    config,
+    sessionSecret,
+    redact: (text) => redactor.redact(text),
+    turns: replica?.turns,
+    ...options.app,
+  });
 
   let exiting = false;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()

@@ -32,51 +32,54 @@ function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number; 
 /** Enough chats in flight that a reset connection, once seen when a provider call failed, would show. */
 const IN_FLIGHT = 100;
 
-t.test('one chat fails: it alone answers 502; the chats in flight end healthy, new chats get 503 + Retry-After, then flush and exit 1', async (t) => {
-  const held = heldProvider();
-  const provider = await startFakeProvider(t, held.behaviour);
-  const service = await startRealService(t, {
-    LLM_API_KEY: 'sk-test-exit',
-    LLM_BASE_URL: provider.baseURL,
-    LLM_TIMEOUT_MS: '20000',
-    DRIFT_INTERVAL_MS: '86400000',
-  });
-  await service.settled();
-  const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} is happy` }));
-  await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
-  const failed = await service.chat({ message: 'fail: the model breaks on this one' });
-  t.equal(failed.status, 502);
-  t.match(failed.body, { error: /language model failed/, status: 'error' });
+t.test(
+  'one chat fails: it alone answers 502; the chats in flight end healthy, new chats get 503 + Retry-After, then flush and exit 1',
+  async (t) => {
+    const held = heldProvider();
+    const provider = await startFakeProvider(t, held.behaviour);
+    const service = await startRealService(t, {
+      LLM_API_KEY: 'sk-test-exit',
+      LLM_BASE_URL: provider.baseURL,
+      LLM_TIMEOUT_MS: '20000',
+      DRIFT_INTERVAL_MS: '86400000',
+    });
+    await service.settled();
+    const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} is happy` }));
+    await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
+    const failed = await service.chat({ message: 'fail: the model breaks on this one' });
+    t.equal(failed.status, 502);
+    t.match(failed.body, { error: /language model failed/, status: 'error' });
 
-  const refused = await fetch(`${service.service.address}/api/chat`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message: 'a new visitor' }),
-  });
-  t.equal(refused.status, 503, 'no new chat once the service is going down');
-  t.equal(refused.headers.get('retry-after'), '5');
-  t.match(await refused.json(), { error: /shutting down/, status: 'error', is_initialized: false });
-  t.same(service.exits, [], 'no exit while chats are in flight');
+    const refused = await fetch(`${service.service.address}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'a new visitor' }),
+    });
+    t.equal(refused.status, 503, 'no new chat once the service is going down');
+    t.equal(refused.headers.get('retry-after'), '5');
+    t.match(await refused.json(), { error: /shutting down/, status: 'error', is_initialized: false });
+    t.same(service.exits, [], 'no exit while chats are in flight');
 
-  held.release();
-  const others = await Promise.all(inFlight);
-  t.same(
-    others.map((answer) => answer.status),
-    Array.from({ length: IN_FLIGHT }, () => 200),
-    "each chat in flight got its own healthy reply: none was cut by another visitor's failure",
-  );
-  t.ok(others.every((answer) => answer.body.response === 'Glad to hear it.'));
-  t.equal(await service.exited, 1);
-  const saved = JSON.parse(readFileSync(join(service.dir, 'emotions.json'), 'utf8')) as { emotions: typeof DEFAULT_EMOTIONS };
-  t.not(saved.emotions.joy, DEFAULT_EMOTIONS.joy, 'the chats that ended committed, and the flush came after them');
-  t.match(
-    service.logs.find((line) => line.level === 60),
-    {
-      component: 'dialogue',
-      msg: /dialogue: model gpt-4o-mini: InternalServerError \(HTTP 500\): 500 model overloaded; exiting with status 1 once the chats in flight have ended/,
-    },
-  );
-});
+    held.release();
+    const others = await Promise.all(inFlight);
+    t.same(
+      others.map((answer) => answer.status),
+      Array.from({ length: IN_FLIGHT }, () => 200),
+      "each chat in flight got its own healthy reply: none was cut by another visitor's failure",
+    );
+    t.ok(others.every((answer) => answer.body.response === 'Glad to hear it.'));
+    t.equal(await service.exited, 1);
+    const saved = JSON.parse(readFileSync(join(service.dir, 'emotions.json'), 'utf8')) as { emotions: typeof DEFAULT_EMOTIONS };
+    t.not(saved.emotions.joy, DEFAULT_EMOTIONS.joy, 'the chats that ended committed, and the flush came after them');
+    t.match(
+      service.logs.find((line) => line.level === 60),
+      {
+        component: 'dialogue',
+        msg: /dialogue: model gpt-4o-mini: InternalServerError \(HTTP 500\): 500 model overloaded; exiting with status 1 once the chats in flight have ended/,
+      },
+    );
+  },
+);
 
 t.test("a streamed reply in flight is not cut by another visitor's failure: its stream ends with done", async (t) => {
   const held = heldProvider();
@@ -100,7 +103,13 @@ t.test("a streamed reply in flight is not cut by another visitor's failure: its 
   await reader.done;
   t.equal(reader.data('error').length, 0);
   t.match(reader.data('done'), [{ response: 'Glad to hear it.', is_initialized: true }]);
-  t.equal(reader.data('token').map((piece) => piece.text).join(''), 'Glad to hear it.');
+  t.equal(
+    reader
+      .data('token')
+      .map((piece) => piece.text)
+      .join(''),
+    'Glad to hear it.',
+  );
   t.equal(await service.exited, 1);
 });
 
