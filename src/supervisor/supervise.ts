@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_BACKOFF, restartDelayMs, type Backoff } from './backoff.js';
 import { LOADED_MESSAGE, SERVE_MESSAGE } from './standby.js';
+import { ACCEPTING_MESSAGE, DRAINING_MESSAGE, type ConnectionDesk } from './connection-desk.js';
 
 /** What the service sends its supervisor once it serves (ready, or keyMissing): from then on it counts as up. */
 export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
@@ -19,6 +20,8 @@ export interface SuperviseOptions {
   readonly backoff?: Backoff;
   /** The signals forwarded to the child; the supervisor stops once it has ended. */
   readonly signals?: readonly NodeJS.Signals[];
+  /** The listening socket the supervisor holds and hands connections from; without it each child listens itself. */
+  readonly desk?: ConnectionDesk;
 }
 
 /** A child and its last fatal or error line: why it ended, in its own words. */
@@ -68,9 +71,13 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     let restarts = 0;
     let timer: NodeJS.Timeout | undefined;
 
+    /** Children draining after a model failure while their successor serves. */
+    const draining = new Set<ChildProcess>();
     const finish = (code: number): void => {
       for (const signal of signals) process.removeListener(signal, forward);
+      options.desk?.close();
       if (alive(standby?.process)) standby.process.kill('SIGTERM');
+      for (const child of draining) if (alive(child)) child.kill('SIGTERM');
       logger.flush();
       resolve(code);
     };
@@ -78,6 +85,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       stopping = signal;
       clearTimeout(timer);
       logger.info({ signal }, `the supervisor got ${signal}: stopping the service`);
+      for (const child of draining) if (alive(child)) child.kill(signal);
       if (alive(current)) current.kill(signal);
       else finish(0);
     }
@@ -109,15 +117,33 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       current = child;
       let ready = false;
       child.on('message', (message: unknown) => {
-        if ((message as { type?: unknown } | null)?.type !== READY_MESSAGE.type) return;
-        ready = true;
-        everReady = true;
-        failuresAtStartup = 0;
-        prepareStandby();
+        const type = (message as { type?: unknown } | null)?.type;
+        if (type === ACCEPTING_MESSAGE.type) options.desk?.serveWith(child);
+        else if (type === DRAINING_MESSAGE.type && options.desk && ready && child === current && !stopping) {
+          // The successor takes the new connections now; this one ends its chats in flight, then exits.
+          options.desk.stopServingWith(child);
+          draining.add(child);
+          const why = cause();
+          logger.warn(
+            { pid: child.pid, cause: why },
+            `the service failed${why ? ` (${why})` : ''} and drains its chats in flight: the next one takes new connections now`,
+          );
+          serve();
+        } else if (type === READY_MESSAGE.type) {
+          ready = true;
+          everReady = true;
+          failuresAtStartup = 0;
+          prepareStandby();
+        }
       });
       child.on('exit', (code, signal) => {
         const ended = signal === null ? `exited with status ${code}` : `was ended by ${signal}`;
         const why = { code, signal, cause: cause(), pid: child.pid };
+        options.desk?.stopServingWith(child);
+        if (draining.delete(child)) {
+          logger.info(why, `the service that drained ${ended}; its successor serves`);
+          return;
+        }
         if (stopping) {
           logger.info(why, `the service ${ended}; the supervisor stops`);
           finish(code ?? 0);
