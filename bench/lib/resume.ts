@@ -146,5 +146,9 @@ export async function openStreams(url: string, count: number, body: string): Pro
         }),
     ),
   );
-  return { close: () => responses.forEach((response) => response.destroy()) };
+  return {
+    close: () => {
+      for (const response of responses) response.destroy();
+    },
+  };
 }
