@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
@@ -29,21 +29,27 @@ function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number; 
   };
 }
 
+/** A ready service whose provider holds every completion until released; the chats' deadline far off. */
+async function heldService(t: Test) {
+  const held = heldProvider();
+  const provider = await startFakeProvider(t, held.behaviour);
+  const service = await startRealService(t, {
+    LLM_API_KEY: 'sk-test-exit',
+    LLM_BASE_URL: provider.baseURL,
+    LLM_TIMEOUT_MS: '20000',
+    DRIFT_INTERVAL_MS: '86400000',
+  });
+  await service.settled();
+  return { held, service };
+}
+
 /** Enough chats in flight that a reset connection, once seen when a provider call failed, would show. */
 const IN_FLIGHT = 100;
 
 t.test(
   'one chat fails: it alone answers 502; the chats in flight end healthy, new chats get 503 + Retry-After, then flush and exit 1',
   async (t) => {
-    const held = heldProvider();
-    const provider = await startFakeProvider(t, held.behaviour);
-    const service = await startRealService(t, {
-      LLM_API_KEY: 'sk-test-exit',
-      LLM_BASE_URL: provider.baseURL,
-      LLM_TIMEOUT_MS: '20000',
-      DRIFT_INTERVAL_MS: '86400000',
-    });
-    await service.settled();
+    const { held, service } = await heldService(t);
     const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} is happy` }));
     await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
     const failed = await service.chat({ message: 'fail: the model breaks on this one' });
@@ -82,15 +88,7 @@ t.test(
 );
 
 t.test("a streamed reply in flight is not cut by another visitor's failure: its stream ends with done", async (t) => {
-  const held = heldProvider();
-  const provider = await startFakeProvider(t, held.behaviour);
-  const service = await startRealService(t, {
-    LLM_API_KEY: 'sk-test-exit',
-    LLM_BASE_URL: provider.baseURL,
-    LLM_TIMEOUT_MS: '20000',
-    DRIFT_INTERVAL_MS: '86400000',
-  });
-  await service.settled();
+  const { held, service } = await heldService(t);
   const response = await fetch(`${service.service.address}/api/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'text/event-stream' },

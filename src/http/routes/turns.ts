@@ -74,5 +74,7 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, { t
     unlisten = feed.listen(session, (frame) => {
       if (!socket.writableEnded) socket.write(frame);
     });
+    // Gone already (closed while the first frame was written): its close has passed, so nobody else unlistens.
+    if (socket.destroyed) unlisten();
   });
 };
