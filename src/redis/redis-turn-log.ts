@@ -11,6 +11,7 @@ import {
   type TurnFollower,
   type TurnFrame,
   type TurnLog,
+  type TurnSummary,
   type TurnWriter,
 } from '../turns/turn-log.js';
 import type { RedisKeys } from './keys.js';
@@ -85,9 +86,9 @@ export class RedisTurnLog implements TurnLog {
     for (const timer of this.#timers) timer.unref();
   }
 
-  open(turn: string, session: SessionKey): TurnWriter {
+  open(turn: string, session: SessionKey, about: Omit<TurnSummary, 'id'>): TurnWriter {
     const { client, keys } = this.#options;
-    const local = this.#local.open(turn, session);
+    const local = this.#local.open(turn, session, about);
     const frames = keys.turnFrames(turn);
     const owner = keys.turnOwner(turn);
     this.#quietly(
@@ -148,7 +149,7 @@ export class RedisTurnLog implements TurnLog {
     };
   }
 
-  running(session: SessionKey): readonly string[] {
+  running(session: SessionKey): readonly TurnSummary[] {
     return this.#local.running(session);
   }
 

@@ -1,9 +1,18 @@
 import type { SessionKey } from '../bus/events.js';
-import { DEFAULT_TURN_KEEP_MS, endsTurn, type TurnFollower, type TurnFrame, type TurnLog, type TurnWriter } from './turn-log.js';
+import {
+  DEFAULT_TURN_KEEP_MS,
+  endsTurn,
+  type TurnFollower,
+  type TurnFrame,
+  type TurnLog,
+  type TurnSummary,
+  type TurnWriter,
+} from './turn-log.js';
 
 /** One turn's frames, and the readers following it live. */
 interface KeptTurn {
   readonly session: SessionKey;
+  readonly summary: TurnSummary;
   readonly frames: TurnFrame[];
   readonly followers: Set<(frame: TurnFrame) => void>;
   ended: boolean;
@@ -28,8 +37,8 @@ export class MemoryTurnLog implements TurnLog {
     return this.#turns.size;
   }
 
-  open(turn: string, session: SessionKey): TurnWriter {
-    const kept: KeptTurn = { session, frames: [], followers: new Set(), ended: false };
+  open(turn: string, session: SessionKey, about: Omit<TurnSummary, 'id'>): TurnWriter {
+    const kept: KeptTurn = { session, summary: { id: turn, ...about }, frames: [], followers: new Set(), ended: false };
     this.#turns.set(turn, kept);
     return {
       write: (event, data) => {
@@ -52,9 +61,9 @@ export class MemoryTurnLog implements TurnLog {
     return { close: () => kept.followers.delete(onFrame) };
   }
 
-  running(session: SessionKey): readonly string[] {
-    const turns: string[] = [];
-    for (const [turn, kept] of this.#turns) if (kept.session === session && !kept.ended) turns.push(turn);
+  running(session: SessionKey): readonly TurnSummary[] {
+    const turns: TurnSummary[] = [];
+    for (const kept of this.#turns.values()) if (kept.session === session && !kept.ended) turns.push(kept.summary);
     return turns;
   }
 

@@ -20,6 +20,13 @@ export interface TurnWriter {
   write(event: TurnEvent, data: string): TurnFrame;
 }
 
+/** What a tab that opens while a turn runs shows of it before its frames: the message, and what it redoes. */
+export interface TurnSummary {
+  readonly id: string;
+  readonly message: string;
+  readonly redo?: 'regenerate' | 'edit';
+}
+
 /** A reader following a turn; `close` stops it (the reader went away). */
 export interface TurnFollower {
   close(): void;
@@ -32,15 +39,15 @@ export interface TurnFollower {
  * resume any turn, and a replica that died has its turns ended by another.
  */
 export interface TurnLog {
-  /** Starts a turn of this visitor. */
-  open(turn: string, session: SessionKey): TurnWriter;
+  /** Starts a turn of this visitor (its message: a regenerate's is empty). */
+  open(turn: string, session: SessionKey, about: Omit<TurnSummary, 'id'>): TurnWriter;
   /**
    * Calls `onFrame` with each frame of the turn after id `after` (0: all), then with each new one
    * until the one that ends it. Resolves `undefined` for a turn unknown, gone, or another visitor's.
    */
   follow(turn: string, session: SessionKey, after: number, onFrame: (frame: TurnFrame) => void): Promise<TurnFollower | undefined>;
   /** The visitor's turns still running here, oldest first. */
-  running(session: SessionKey): readonly string[];
+  running(session: SessionKey): readonly TurnSummary[];
   /** Stops its timers and connections. */
   close(): Promise<void>;
 }

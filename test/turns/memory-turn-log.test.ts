@@ -6,7 +6,7 @@ import { eventually } from '../../testkit/eventually.js';
 t.test('frames are numbered from 1; a follower gets those after its id, then the new ones, each once, until the end', async (t) => {
   const log = new MemoryTurnLog();
   t.teardown(() => log.close());
-  const writer = log.open('turn-1', 'session-a');
+  const writer = log.open('turn-1', 'session-a', { message: 'hi' });
   t.same(writer.write('token', '{"text":"a"}'), { id: 1, event: 'token', data: '{"text":"a"}' });
   writer.write('token', '{"text":"b"}');
   const seen: TurnFrame[] = [];
@@ -35,8 +35,8 @@ t.test('frames are numbered from 1; a follower gets those after its id, then the
 t.test("another visitor's turn, or an unknown one, is not found; a closed follower hears nothing more", async (t) => {
   const log = new MemoryTurnLog();
   t.teardown(() => log.close());
-  const writer = log.open('turn-1', 'session-a');
-  t.same(log.running('session-a'), ['turn-1']);
+  const writer = log.open('turn-1', 'session-a', { message: 'hi' });
+  t.same(log.running('session-a'), [{ id: 'turn-1', message: 'hi' }]);
   t.same(log.running('session-b'), []);
   t.equal(await log.follow('turn-1', 'session-b', 0, () => undefined), undefined);
   t.equal(await log.follow('nope', 'session-a', 0, () => undefined), undefined);
@@ -50,7 +50,7 @@ t.test("another visitor's turn, or an unknown one, is not found; a closed follow
 t.test('an ended turn is kept keepMs, then dropped', async (t) => {
   const log = new MemoryTurnLog({ keepMs: 20 });
   t.teardown(() => log.close());
-  log.open('turn-1', 'session-a').write('error', '{"error":"x","code":"CHAT_STOPPED"}');
+  log.open('turn-1', 'session-a', { message: 'hi' }).write('error', '{"error":"x","code":"CHAT_STOPPED"}');
   const seen: TurnFrame[] = [];
   t.ok(await log.follow('turn-1', 'session-a', 0, (frame) => seen.push(frame)), 'kept just after its end');
   t.equal(seen.length, 1);

@@ -91,7 +91,7 @@ async function streamChat(desk: ChatDesk, request: FastifyRequest, reply: Fastif
   const { system, turns, feed } = desk;
   const session = request.session;
   const turn = randomUUID();
-  const log = turns.open(turn, session);
+  const log = turns.open(turn, session, { message, ...(redo ? { redo } : {}) });
   reply.header('turn-id', turn);
   const sse = reply.sse;
   sse.sendHeaders();

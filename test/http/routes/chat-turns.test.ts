@@ -204,7 +204,7 @@ t.test("the visitor's feed: another tab hears of each turn, its end, and a new c
   t.same(feed.data('turn'), [{ id: turn, message: 'hello from tab 1' }]);
   const late = new SseReader((await visitor.fetch('/api/chat/feed', { headers: { accept: 'text/event-stream' } })).body!);
   await eventually('a late tab', () => late.frames.length === 1);
-  t.same(late.data('running'), [{ turns: [turn] }], 'a tab that opens while a turn runs learns of it');
+  t.same(late.data('running'), [{ turns: [{ id: turn, message: 'hello from tab 1' }] }], 'a tab that opens while a turn runs learns of it');
   calls[0]!.body.end(completionFrame('Hi') + COMPLETION_END);
   await reader.done;
   await eventually('the end on the feed', () => feed.data('ended').length === 1);
