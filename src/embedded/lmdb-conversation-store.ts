@@ -21,6 +21,11 @@ export interface StoredConversation {
   readonly touched: number;
 }
 
+/** A record's turns, each with a time (a record written before turns had times has none). */
+function timedTurns(record: StoredConversation): TimedTurn[] {
+  return record.turns.map((turn) => ({ ...turn, at: turn.at ?? UNKNOWN_TIME }));
+}
+
 export interface LmdbConversationStoreOptions extends SessionBounds {
   /** Exchanges kept per session. */
   readonly maxExchanges?: number;
@@ -75,6 +80,19 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
     return () => this.sessions.set(session, turns);
   }
 
+  /**
+   * Takes what is on disk now into the cache: under `hub serve --supervise`, the process that drained
+   * after a model failure wrote its last exchanges to the same database after this one had opened it.
+   * Every write goes through to disk, so the disk holds each session's latest conversation.
+   */
+  adoptDisk(): void {
+    // The latest commit, not the snapshot this process read last.
+    this.#db.resetReadTxn();
+    for (const { key, value } of this.#db.getRange()) {
+      this.sessions.set(key, timedTurns(value), { start: value.touched });
+    }
+  }
+
   async close(): Promise<void> {
     // The index is dropped with the process; clearing it would dispose, that is delete, every conversation.
   }
@@ -85,12 +103,7 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
     const sessions: { session: string; turns: readonly TimedTurn[]; touched: number }[] = [];
     for (const { key, value } of this.#db.getRange()) {
       if (now - value.touched > this.#options.idleMs) this.#db.remove(key).catch(() => undefined);
-      else
-        sessions.push({
-          session: key,
-          turns: value.turns.map((turn) => ({ ...turn, at: turn.at ?? UNKNOWN_TIME })),
-          touched: value.touched,
-        });
+      else sessions.push({ session: key, turns: timedTurns(value), touched: value.touched });
     }
     sessions.sort((a, b) => a.touched - b.touched);
     for (const { session, turns, touched } of sessions) this.sessions.set(session, turns, { start: touched });

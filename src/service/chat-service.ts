@@ -59,6 +59,8 @@ export interface ChatService {
   readonly app: FastifyInstance;
   /** Graceful stop: no new requests, in-flight ones answered, drift stopped, state and event log flushed. */
   close(): Promise<void>;
+  /** Under `hub serve --supervise`, once the process that drained before this one has exited: its last conversations are taken from disk. */
+  adoptPredecessorWrites(): void;
 }
 
 /** A start-up problem of the service itself (not of the system, which exits on its own). */
@@ -254,6 +256,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     address,
     bus,
     app,
+    adoptPredecessorWrites: () => embedded?.conversations.adoptDisk(),
     close() {
       closing ??= (async () => {
         draining.unsubscribe();

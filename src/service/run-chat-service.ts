@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../runtime/logger.js';
 import { logProcessWarnings } from '../runtime/process-warnings.js';
 import { Redactor } from '../runtime/secrets.js';
 import { READY_MESSAGE } from '../supervisor/supervise.js';
-import { DRAINING_MESSAGE } from '../supervisor/connection-desk.js';
+import { DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE } from '../supervisor/connection-desk.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
@@ -87,6 +87,9 @@ function reportToSupervisor(service: ChatService): void {
       served = true;
       process.send?.(READY_MESSAGE);
     }
+  });
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === PREDECESSOR_GONE_MESSAGE.type) service.adoptPredecessorWrites();
   });
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   // The channel alone must not keep the process alive.

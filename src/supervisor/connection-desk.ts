@@ -11,6 +11,9 @@ export const ACCEPTING_MESSAGE = { type: 'emotion-hub:accepting' } as const;
 /** What a child sends when it stops taking chats and drains (a model failure): its successor takes over now. */
 export const DRAINING_MESSAGE = { type: 'emotion-hub:draining' } as const;
 
+/** What the supervisor tells the serving child once the one that drained before it has exited: its last writes are on disk. */
+export const PREDECESSOR_GONE_MESSAGE = { type: 'emotion-hub:predecessor-gone' } as const;
+
 /** The supervisor cannot listen on the port it was given (in use, not allowed). */
 export class DeskListenError extends Error {
   override readonly name = 'DeskListenError';

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_BACKOFF, restartDelayMs, type Backoff } from './backoff.js';
 import { LOADED_MESSAGE, SERVE_MESSAGE } from './standby.js';
-import { ACCEPTING_MESSAGE, DRAINING_MESSAGE, type ConnectionDesk } from './connection-desk.js';
+import { ACCEPTING_MESSAGE, DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE, type ConnectionDesk } from './connection-desk.js';
 
 /** What the service sends its supervisor once it serves (ready, or keyMissing): from then on it counts as up. */
 export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
@@ -142,6 +142,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
         options.desk?.stopServingWith(child);
         if (draining.delete(child)) {
           logger.info(why, `the service that drained ${ended}; its successor serves`);
+          if (alive(current) && current.connected) current.send(PREDECESSOR_GONE_MESSAGE);
           return;
         }
         if (stopping) {
