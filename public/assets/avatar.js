@@ -1,7 +1,8 @@
 // The avatar: the shape of docs/specification.md#resources as the body, the five emotions drawn on it as a face. The numbers
 // become a handful of capped features (mouth, brows, eyes, gaze, tilt, colour, pace); CSS eases
 // them (0.45 s, from wherever they are) and keeps the idle breathing and blinking going, and holds
-// everything still under prefers-reduced-motion. Pure functions first, the DOM last.
+// everything still under prefers-reduced-motion. Pure functions first, the DOM last: the page's
+// 'mood' and 'activity' events drive it (mountAvatar).
 const EMOTIONS = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
 const SHAPES = ['Circle', 'Triangle', 'Square'];
 const ACTIVITIES = ['idle', 'thinking', 'speaking'];
@@ -110,7 +111,28 @@ function knownShape(shape) {
   return SHAPES.includes(shape) ? shape : 'Circle';
 }
 
-// The DOM: found when first drawn, so the functions above load anywhere.
+/** The face as the CSS custom properties style.css draws it from: `[property, value]` pairs. */
+export function faceStyle(face) {
+  return [
+    ['--body', face.colour],
+    ['--brow-left-angle', `${face.browLeft.angle}deg`],
+    ['--brow-left-lift', `${face.browLeft.lift}px`],
+    ['--brow-right-angle', `${face.browRight.angle}deg`],
+    ['--brow-right-lift', `${face.browRight.lift}px`],
+    ['--eye-open', String(face.eyeOpen)],
+    ['--pupil', String(face.pupil)],
+    ['--gaze-x', `${face.gaze.x}px`],
+    ['--gaze-y', `${face.gaze.y}px`],
+    ['--tilt', `${face.tilt}deg`],
+    ['--tear', String(face.tear)],
+    ['--blush', String(face.blush)],
+    ['--breath', `${face.breathSeconds}s`],
+    ['--blink', `${face.blinkSeconds}s`],
+  ];
+}
+
+// The DOM: found when first drawn, so the functions above load anywhere (the service renders the
+// first paint with them too: src/http/first-paint.ts).
 const byId = (id) => document.getElementById(id);
 
 /** Draws the shape and the face of a `GET /api/avatar` or chat reply body (`avatar_shape`, `emotions`). */
@@ -125,21 +147,7 @@ export function drawAvatar(body) {
   svg.setAttribute('aria-label', name);
   byId('avatar-shape').textContent = shape;
   byId('avatar-mood').textContent = moodWords(body.emotions);
-  const style = svg.style;
-  style.setProperty('--body', face.colour);
-  style.setProperty('--brow-left-angle', `${face.browLeft.angle}deg`);
-  style.setProperty('--brow-left-lift', `${face.browLeft.lift}px`);
-  style.setProperty('--brow-right-angle', `${face.browRight.angle}deg`);
-  style.setProperty('--brow-right-lift', `${face.browRight.lift}px`);
-  style.setProperty('--eye-open', String(face.eyeOpen));
-  style.setProperty('--pupil', String(face.pupil));
-  style.setProperty('--gaze-x', `${face.gaze.x}px`);
-  style.setProperty('--gaze-y', `${face.gaze.y}px`);
-  style.setProperty('--tilt', `${face.tilt}deg`);
-  style.setProperty('--tear', String(face.tear));
-  style.setProperty('--blush', String(face.blush));
-  style.setProperty('--breath', `${face.breathSeconds}s`);
-  style.setProperty('--blink', `${face.blinkSeconds}s`);
+  for (const [property, value] of faceStyle(face)) svg.style.setProperty(property, value);
   const mouth = svg.querySelector('.mouth-shape');
   // The attribute for browsers without the CSS `d` property; the style is what eases in the others.
   mouth.setAttribute('d', face.mouth);
@@ -154,4 +162,13 @@ export function setAvatarActivity(activity) {
   svg.dataset.activity = known;
   byId('avatar-figure').setAttribute('aria-busy', String(known !== 'idle'));
   byId('avatar-activity').textContent = { idle: '', thinking: 'Thinking…', speaking: 'Speaking…' }[known];
+}
+
+/** Draws every 'mood' and follows every 'activity'; the page's body says the activity too. */
+export function mountAvatar(bus) {
+  bus.on('mood', drawAvatar);
+  bus.on('activity', (activity) => {
+    document.body.dataset.activity = activity;
+    setAvatarActivity(activity);
+  });
 }

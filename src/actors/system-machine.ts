@@ -206,11 +206,6 @@ export function createSystemMachine(services: SystemServices) {
           `a chat failed: ${params.reason}; it changed nothing and the service stays ready (ON_MODEL_FAILURE=stay)`,
         );
       },
-      explainKeyMissing: () => {
-        services.logger.warn(
-          'LLM_API_KEY is not set, so chat is off: set LLM_API_KEY (and LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI) and start again; the page explains it at /error',
-        );
-      },
       // Nothing commits once the system has failed: no chat still on its way, no drift tick after the flush.
       sealLedger: () => {
         services.ledger.close().catch((error: unknown) => services.logger.warn({ err: error }, 'the mood ledger did not close cleanly'));
@@ -450,7 +445,8 @@ export function createSystemMachine(services: SystemServices) {
       },
       keyMissing: {
         description: 'No LLM_API_KEY: status is served from the loaded state, chat answers missing_llm_key, no drift.',
-        entry: [{ type: 'announcePhase', params: { phase: 'keyMissing' } }, 'explainKeyMissing'],
+        // What to set is said by the service, last before "ready" (src/service/startup-warnings.ts).
+        entry: [{ type: 'announcePhase', params: { phase: 'keyMissing' } }],
       },
       failed: {
         description:

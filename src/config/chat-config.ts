@@ -24,6 +24,8 @@ export interface ChatConfig {
   readonly emotionsFile: string;
   readonly eventLog: string | undefined;
   readonly debug: boolean;
+  /** One log line per HTTP request (`LOG_REQUESTS`); off by default, so the page's own polls write nothing. */
+  readonly logRequests: boolean;
   readonly driftIntervalMs: number;
   /** Longest accepted chat message, in characters (`MAX_MESSAGE_LENGTH`). */
   readonly maxMessageLength: number;
@@ -86,32 +88,30 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 /**
  * A URL whose credentials hold an unencoded `/`, `?`, `#` or `@` does not parse, or parses with part
- * of them read as a path, query or fragment: refused, and never shown.
+ * of them read as a path, query or fragment: refused, and never shown. Any other value that is not
+ * a URL of the kind asked for is refused with the value as written (no `@`, no credentials).
  */
-function unambiguous(name: string, raw: string): string {
-  if (!hasUnambiguousCredentials(raw)) {
+function urlOf(name: string, raw: string, kinds: string, accepts: (url: URL) => boolean): string {
+  if (raw.includes('@') && !hasUnambiguousCredentials(raw)) {
     throw new ConfigError(
       `${name} is not a URL that parses with its credentials before the host (percent-encode "/", "?", "#" and "@" in them); the value is not shown`,
     );
   }
+  if (!URL.canParse(raw) || !accepts(new URL(raw))) throw new ConfigError(`${name} must be ${kinds}, got "${displayUrl(raw)}"`);
   return raw;
 }
 
 function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
-  const { protocol } = new URL(unambiguous(name, raw));
-  if (protocol !== 'http:' && protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${displayUrl(raw)}"`);
-  return raw;
+  return urlOf(name, raw, 'an http(s) URL', ({ protocol }) => protocol === 'http:' || protocol === 'https:');
 }
 
 function redis(env: NodeJS.ProcessEnv): RedisConfig | undefined {
   const raw = text(env, 'REDIS_URL');
   if (raw === undefined) return undefined;
-  if (!isRedisUrl(unambiguous('REDIS_URL', raw)))
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${displayUrl(raw)}"`);
   return {
-    url: raw,
+    url: urlOf('REDIS_URL', raw, 'a redis:// or rediss:// URL', (parsed) => isRedisUrl(parsed.href)),
     prefix: env.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX,
     driftLeaseMs: integer(env, 'DRIFT_LEASE_MS', DEFAULT_DRIFT_LEASE_MS, 100, 3_600_000),
   };
@@ -121,6 +121,14 @@ function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, choices:
   const raw = text(env, name)?.toLowerCase() ?? choices[0]!;
   if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+/** An on/off switch: `1`, `true`, `on`, `yes`, or `0`, `false`, `off`, `no`; unset is off. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined || ['0', 'false', 'off', 'no'].includes(raw)) return false;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  throw new ConfigError(`${name} must be 1 or 0 (true/false, on/off, yes/no), got "${raw}"`);
 }
 
 /**
@@ -200,6 +208,7 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     emotionsFile: text(env, 'EMOTIONS_FILE') ?? './emotions.json',
     eventLog: text(env, 'EVENT_LOG'),
     debug: isDebugEnabled(env),
+    logRequests: flag(env, 'LOG_REQUESTS'),
     driftIntervalMs: integer(env, 'DRIFT_INTERVAL_MS', 10_000, 1, 86_400_000),
     maxMessageLength: integer(env, 'MAX_MESSAGE_LENGTH', 4000, 1, 1_000_000),
     providerTimeoutMs: integer(env, 'LLM_TIMEOUT_MS', 30_000, 1, 600_000),

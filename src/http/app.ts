@@ -36,7 +36,7 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> &
-    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace'>>;
+    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace' | 'logRequests'>>;
   /** How long a client may take to send a whole request, headers and body (default 10 s). */
   readonly clientTimeoutMs?: number;
   /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
@@ -83,7 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Only a trusted proxy's X-Forwarded-Proto makes a request https (the session cookie's Secure flag).
     trustProxy: config.trustProxy ?? false,
-    ...loggingOptions(logger),
+    ...loggingOptions(logger, config.logRequests ?? false),
     bodyLimit: bodyLimitFor(config.maxMessageLength),
     // A number is not a message: schemas validate types as written.
     ajv: { customOptions: { coerceTypes: false } },
@@ -110,9 +110,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
   const cookiePolicy = { framable: frameAncestors.length > 0, trustForwardedProto: config.onSpace ?? false };
 
-  logListening(app, logger);
+  logListening(app, logger, config.logRequests ?? false);
   boundPipelining(app.server);
-  installErrorHandling(app, options.redact);
+  installErrorHandling(app, options.redact, (path) => pages.render('not-found', { path }));
   installSecurityHeaders(app, frameAncestors);
   // Before the routes: it wraps the handlers of the routes that declare `sse`.
   await app.register(fastifySSE, { heartbeatInterval: options.heartbeatMs ?? HEARTBEAT_MS });
@@ -122,10 +122,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (session) => {
     await session.register(fastifyCookie);
     const sessionSecret = options.sessionSecret ?? newSessionSecret();
-    await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy });
+    await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy, system, frameAncestors });
     await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy, turns, feed });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
-    await session.register(turnRoutes, { turns, feed, sessionSecret, cookiePolicy });
+    await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
   });
   await app.register(eventsRoutes, { bus, system });
   await app.register(avatarRoutes, { system });

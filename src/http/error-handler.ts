@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { prefersHtml } from './content-negotiation.js';
 import { HttpError, httpError } from './errors.js';
 import { requestIdFor } from './request-logging.js';
 
@@ -29,8 +30,35 @@ function redactedBody(body: HttpError['body'], redact: (text: string) => string)
 /** What a request answers when even its error cannot be answered. */
 const FALLBACK_BODY = JSON.stringify({ error: httpError('INTERNAL').message });
 
-/** Every error and every unknown path answers JSON with an `error` string, no secret in it. */
-export function installErrorHandling(app: FastifyInstance, redact: (text: string) => string = (text) => text): void {
+/** The HTML page a browser gets for an unknown path (`path` as asked). */
+export type NotFoundPage = (path: string) => Promise<string>;
+
+/** A browser's navigation (GET or HEAD, asking for HTML first) to an unknown path, when there is a page for it. */
+function wantsPage(request: FastifyRequest, page: NotFoundPage | undefined): page is NotFoundPage {
+  return page !== undefined && (request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.accept);
+}
+
+async function answerNotFound(reply: FastifyReply, page: NotFoundPage, path: string, json: HttpError['body']) {
+  try {
+    return reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .send(await page(path));
+  } catch {
+    // No page to show (its template unreadable): the JSON every client understands.
+    return reply.code(404).send(json);
+  }
+}
+
+/**
+ * Every error and every unknown path answers JSON with an `error` string, no secret in it; a browser
+ * that asks for an unknown path (by `Accept`) gets `notFoundPage` instead, a page with a way back.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  redact: (text: string) => string = (text) => text,
+  notFoundPage?: NotFoundPage,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     try {
       const mapped = toHttpError(error);
@@ -39,13 +67,20 @@ export function installErrorHandling(app: FastifyInstance, redact: (text: string
       if (mapped.statusCode === 500) request.log.error({ ...requestIdFor(request), err: error }, mapped.message);
       else request.log.debug({ code: mapped.code, reason: error.message }, mapped.message);
       if (mapped.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.retryAfterSeconds));
-      return reply.code(mapped.statusCode).send(redactedBody(mapped.body, redact));
+      const body = redactedBody(mapped.body, redact);
+      if (mapped.code === 'NOT_FOUND' && wantsPage(request, notFoundPage))
+        return answerNotFound(reply, notFoundPage, redact(pathOf(request)), body);
+      return reply.code(mapped.statusCode).send(body);
     } catch {
       // The handler itself must never fail (a body or a log line that cannot be written): a plain 500.
       return reply.code(500).type('application/json; charset=utf-8').send(FALLBACK_BODY);
     }
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(redactedBody(httpError('NOT_FOUND', { args: [request.method, request.url.split('?')[0] ?? '/'] }).body, redact)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const body = redactedBody(httpError('NOT_FOUND', { args: [request.method, pathOf(request)] }).body, redact);
+    if (wantsPage(request, notFoundPage)) return answerNotFound(reply, notFoundPage, redact(pathOf(request)), body);
+    return reply.code(404).send(body);
+  });
 }
+
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? '/';

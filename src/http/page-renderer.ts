@@ -6,10 +6,11 @@ import { escapeHtml } from '../webhooks/html.js';
 /** The page templates and their assets, at the package root (listed in package.json "files"). */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
 
-export type PageName = 'index' | 'error';
+export type PageName = 'index' | 'error' | 'not-found';
 
 export interface PageRenderer {
-  render(page: PageName): Promise<string>;
+  /** The page filled with the renderer's values and `values` (this request's: they win). */
+  render(page: PageName, values?: Readonly<Record<string, string | number>>): Promise<string>;
 }
 
 /** A `{{name}}` the template asks for and no value fills. */
@@ -37,7 +38,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
   const root = options.root ?? PUBLIC_DIR;
   const templates = new Map<PageName, Promise<string>>();
   return {
-    async render(page) {
+    async render(page, values) {
       let template = templates.get(page);
       if (!template) {
         template = readFile(join(root, `${page}.html`), 'utf8');
@@ -45,7 +46,7 @@ export function createPageRenderer(options: PageRendererOptions): PageRenderer {
         // A failed read is not cached: the next request tries again.
         template.catch(() => templates.delete(page));
       }
-      return fillTemplate(await template, options.values);
+      return fillTemplate(await template, values === undefined ? options.values : { ...options.values, ...values });
     },
   };
 }

@@ -5,12 +5,14 @@ import type { FastifyInstance } from 'fastify';
  * service; saying so to the browser means that even a reply that slipped
  * into the DOM as HTML could run nothing and load nothing. Only the origins in
  * `frameAncestors` may show it in a frame (a Space: https://huggingface.co); none by default.
+ * `styleNonce` admits the one `<style>` element that carries it; no style attribute is ever admitted.
  */
-export function contentSecurityPolicy(frameAncestors: readonly string[] = []): string {
+export function contentSecurityPolicy(frameAncestors: readonly string[] = [], styleNonce?: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    // The page's first paint: one inline <style> with the mood it opens with (src/http/first-paint.ts).
+    styleNonce === undefined ? "style-src 'self'" : `style-src 'self' 'nonce-${styleNonce}'`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",

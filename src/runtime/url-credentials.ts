@@ -6,16 +6,17 @@ const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 
 /**
  * The URL without its username and password, as the WHATWG URL parser reads it
- * (`http://user:key@host/v1` → `http://host/v1`). A text that does not parse as a URL, or whose
- * parse leaves an `@` after the host (credentials with an unencoded `/`, `?` or `#`, read as a
- * path, query or fragment), may still hold them: it is not shown at all.
+ * (`http://user:key@host/v1` → `http://host/v1`). A text whose parse leaves an `@` after the host
+ * (credentials with an unencoded `/`, `?` or `#`, read as a path, query or fragment), or that does
+ * not parse and has an `@`, may still hold them: it is not shown at all. A text with no `@` has no
+ * credentials to hold: shown as written (`huggingface.co`), so that its mistake can be seen.
  */
 export function displayUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return HIDDEN_URL;
+    return raw.includes('@') ? HIDDEN_URL : raw;
   }
   url.username = '';
   url.password = '';
@@ -25,9 +26,9 @@ export function displayUrl(raw: string): string {
   return bare ? url.href.slice(0, -1) : url.href;
 }
 
-/** Whether the URL parses with its credentials where a client reads them (no `@` after the host). */
+/** Whether the text parses as a URL, with its credentials where a client reads them (no `@` after the host). */
 export function hasUnambiguousCredentials(raw: string): boolean {
-  return displayUrl(raw) !== HIDDEN_URL;
+  return URL.canParse(raw) && displayUrl(raw) !== HIDDEN_URL;
 }
 
 /**

@@ -16,6 +16,9 @@ import { systemRandom, type Random } from '../runtime/random.js';
 import { loadSessionSecret } from '../conversations/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 import { takeHandedConnections, type HandedConnections } from './handed-connections.js';
+import { narrateChats } from './chat-narrator.js';
+import { announceReady } from './ready-announcer.js';
+import { startupWarnings } from './startup-warnings.js';
 
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
 export type SystemDeps = Pick<
@@ -131,6 +134,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     throw error;
   }
   let sessionSecret: string;
+  const warnings = startupWarnings(config);
   try {
     const loaded = await loadSessionSecret({
       configured: config.sessionSecret,
@@ -138,7 +142,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       shared: replica?.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
-    if (loaded.notKept) logger.warn(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
+    if (loaded.notKept) warnings.push(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
     await replica?.close();
     await eventLog?.close();
@@ -237,6 +241,9 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     return abandon(startError('cannot load the chat system', error));
   }
   closeLoadingDesk();
+  // Subscribed before the system starts: its first phase change is what the announcer waits for.
+  const stopAnnouncing = announceReady({ bus, logger, address, warnings });
+  const narration = narrateChats(bus, logger);
   const system = createSystem({
     bus,
     config,
@@ -260,6 +267,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     close() {
       closing ??= (async () => {
         draining.unsubscribe();
+        stopAnnouncing();
+        narration.unsubscribe();
         await app.close();
         await system.stop();
         await replica?.close();

@@ -14,7 +14,8 @@ import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import { type WebhookHandler, WebhookReply } from './handler.js';
 import { type DeliveryJournal, journalBody } from './journal/entry.js';
-import { notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
+import { type HttpRefusal, notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
+import type { WebhookRefusal } from './options.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
 import { WEBHOOK_SECRET_HEADER, secretVerifier } from './secret.js';
@@ -37,6 +38,8 @@ export interface WebhooksAppDeps {
   readonly journal?: DeliveryJournal;
   /** Set (`redisUrl`): a delivery whose `Webhook-Id` was handled already is answered 200 and not handled again. */
   readonly dedup?: DeliveryDedup;
+  /** Told of each refused delivery (`onRefused`). */
+  readonly onRefused?: (refusal: WebhookRefusal) => void;
 }
 
 /**
@@ -46,12 +49,27 @@ export interface WebhooksAppDeps {
  * `on(...)` listeners and the route's handler (500 when it throws).
  */
 export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
+  const tell = (request: FastifyRequest, refusal: HttpRefusal): void => {
+    if (deps.onRefused === undefined || refusal.statusCode >= 500) return;
+    try {
+      deps.onRefused({ at: deps.clock.now(), method: request.method, route: pathOf(request), ...refusal });
+    } catch (error) {
+      request.log.error({ err: error }, 'an onRefused listener failed');
+    }
+  };
   const refuse = (error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const refusal = toRefusal(error, deps.bodyLimit);
     // The reason only: never the body, the query or the secret that came with it.
     const log = { route: pathOf(request), statusCode: refusal.statusCode, reason: error.name, code: (error as FastifyError).code };
     if (refusal.statusCode >= 500) request.log.error({ ...log, err: error }, 'webhook request failed');
     else request.log.warn(log, 'webhook request refused');
+    tell(request, refusal);
+    return sendRefusal(reply, refusal);
+  };
+  // A POST to a path no route serves is a delivery sent to the wrong place: told too.
+  const refuseUnknown = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const refusal = notFound(request);
+    if (request.method === 'POST') tell(request, refusal);
     return sendRefusal(reply, refusal);
   };
   // Per request, without decorating Fastify's request object: the bytes as they came, and the time a
@@ -102,13 +120,13 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => refuse(error, request, reply));
-  app.setNotFoundHandler((request, reply) => sendRefusal(reply, notFound(request)));
+  app.setNotFoundHandler((request, reply) => refuseUnknown(request, reply));
   // Fastify parses bodies before its not-found handler runs, so a PATCH with broken JSON would get a
   // 400 and a large one a 413: answer 404 before reading anything from a request no route serves.
   // Callback hooks, not async ones, here and on the delivery routes: they run on every request, and a
   // promise each time shows in the benchmark.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.is404) sendRefusal(reply, notFound(request));
+    if (request.is404) refuseUnknown(request, reply);
     else done();
   });
 

@@ -61,8 +61,25 @@ export interface WebhooksServerOptions {
    * them in a capped stream on that Redis instead. `hub webhooks deliveries` and `redeliver` read it.
    */
   readonly journal?: string | DeliveryJournal;
+  /**
+   * Told of every delivery the server refuses (a missing or wrong secret, a body that is not a JSON
+   * payload, a route that does not exist): when, where, the status and the `error` it answered; never
+   * the body or the secret. A listener that throws changes nothing of the answer.
+   */
+  readonly onRefused?: (refusal: WebhookRefusal) => void;
   /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+}
+
+/** A delivery the server refused, as `onRefused` hears of it. */
+export interface WebhookRefusal {
+  readonly at: Date;
+  readonly method: string;
+  /** The path, without its query (which may hold a secret). */
+  readonly route: string;
+  readonly statusCode: number;
+  /** The `error` of the JSON answer: what the sender has to fix. */
+  readonly error: string;
 }
 
 export interface ResolvedOptions {

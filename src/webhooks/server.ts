@@ -183,6 +183,7 @@ export class WebhooksServer {
       handlerFor: (name) => this.#registry.get(name),
       events: this.#events,
       landingPage: () => this.#landingPage(),
+      onRefused: this.#options.onRefused,
     });
     try {
       await app.listen({ host, port });

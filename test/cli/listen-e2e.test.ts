@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { requireBuilt } from '../support/built-cli.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { ROOT, requireBuilt } from '../support/built-cli.js';
 import { eventually } from '../../testkit/eventually.js';
 import { type FakeHub, startFakeHub } from '../../testkit/fake-hub.js';
 import { freePort } from '../../testkit/free-port.js';
@@ -86,6 +88,14 @@ t.test('listen forwards each delivery that carries the secret, as it came, and a
   t.equal((await deliver(hub, id, body, { 'webhook-id': 'stranger-1' })).status, 401, 'no secret: 401');
   t.equal((await deliver(hub, id, body, { 'x-webhook-secret': 'guess', 'webhook-id': 'stranger-2' })).status, 403, 'a wrong secret: 403');
   t.equal(target.received.length, forwarded, 'nothing forwarded');
+  const refused = await eventually('a line per refused delivery', () => {
+    const found = listen.lines.filter((line) => line.includes(' refused '));
+    return found.length === 2 && found;
+  });
+  t.match(refused, [
+    /^\d\d:\d\d:\d\d {2}refused {2}POST \/webhooks\/listen {2}→ 401 {2}x-webhook-secret header not set\./,
+    /^\d\d:\d\d:\d\d {2}refused {2}POST \/webhooks\/listen {2}→ 403 {2}Invalid webhook secret\./,
+  ]);
 
   listen.child.kill('SIGINT');
   t.equal(await listen.exited(), 0, 'SIGINT: exit 0');
@@ -151,6 +161,16 @@ t.test('--exec runs the command per delivery with the Hub Job variables; exit 0 
   t.match(await failed.json(), { error: 'The command failed: it exited with status 1.' });
   t.equal((await deliver(hub, id, body, { 'webhook-id': 'e-3' })).status, 401, 'nothing runs without the secret');
   t.equal(readFileSync(out, 'utf8').split('\n').length, 3, 'two runs, not three');
+
+  // The printed sample delivery runs as it is, once given the secret (left out: this output is no terminal).
+  const tryIt = listen.lines.find((line) => line.startsWith('Try it: '));
+  t.match(tryIt, /^Try it: hub webhooks send http:\/\/127\.0\.0\.1:\d+\/webhooks\/listen --secret <this listen's secret> \(shown only/);
+  const printed = (tryIt ?? '').slice('Try it: hub '.length).split(' --secret ')[0]!.split(' ');
+  const sent = await promisify(execFile)(process.execPath, ['bin/run.js', ...printed, '--secret', secret], { cwd: ROOT }).catch(
+    (error: { stderr?: string }) => ({ stdout: '', stderr: String(error.stderr) }),
+  );
+  t.equal(sent.stderr, '', 'hub webhooks send succeeded');
+  t.equal(readFileSync(out, 'utf8').split('\n').length, 4, 'and the command ran for it');
   listen.child.kill('SIGINT');
   t.equal(await listen.exited(), 0);
   t.equal(hub.webhooks.size, 0);

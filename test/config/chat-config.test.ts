@@ -18,6 +18,17 @@ t.test('defaults follow the contract', (t) => {
   t.end();
 });
 
+t.test('LOG_REQUESTS: off by default, on with 1/true/on/yes, anything else refused with its value', (t) => {
+  t.equal(loadChatConfig({}).logRequests, false);
+  for (const value of ['1', 'true', 'ON', 'yes']) t.equal(loadChatConfig({ LOG_REQUESTS: value }).logRequests, true, value);
+  for (const value of ['0', 'false', 'off', 'no', ' ']) t.equal(loadChatConfig({ LOG_REQUESTS: value }).logRequests, false, value);
+  t.throws(
+    () => loadChatConfig({ LOG_REQUESTS: 'loud' }),
+    new ConfigError('LOG_REQUESTS must be 1 or 0 (true/false, on/off, yes/no), got "loud"'),
+  );
+  t.end();
+});
+
 t.test('CHAT_* fall back to LLM_* one by one; blank values count as unset', (t) => {
   const config = loadChatConfig({
     LLM_API_KEY: 'sk-primary',
@@ -76,6 +87,15 @@ t.test('a bad base URL is named without the credentials it carries', (t) => {
     }
   })() as Error;
   t.equal(error.message, 'LLM_BASE_URL must be an http(s) URL, got "ftp://host/v1"');
+  t.throws(
+    () => loadChatConfig({ LLM_BASE_URL: '127.0.0.1:11434/v1' }),
+    new ConfigError('LLM_BASE_URL must be an http(s) URL, got "127.0.0.1:11434/v1"'),
+    'a value that cannot hold credentials is shown as written',
+  );
+  t.throws(
+    () => loadChatConfig({ REDIS_URL: 'localhost:6379' }),
+    new ConfigError('REDIS_URL must be a redis:// or rediss:// URL, got "localhost:6379"'),
+  );
   t.end();
 });
 

@@ -29,16 +29,16 @@ t.test('every response carries a strict content security policy and nosniff', as
   }
 });
 
-t.test('requests are logged at debug level, without bodies', async (t) => {
-  const { app, logs } = await harness(t);
+t.test('with LOG_REQUESTS, requests are logged at info level, without bodies', async (t) => {
+  const { app, logs } = await harness(t, { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } });
   await chat(app, { message: 'my very private words' });
   await app.inject('/nowhere');
   const lines = logs();
   const incoming = lines.find((line) => line.msg === 'incoming request');
   const completed = lines.find((line) => line.msg === 'request completed');
-  t.match(incoming, { level: 20, req: { method: 'POST', url: '/api/chat' } });
-  t.match(completed, { level: 20, res: { statusCode: 200 } });
-  t.ok(lines.some((line) => line.level === 20 && (line.res as { statusCode?: number } | undefined)?.statusCode === 404));
+  t.match(incoming, { level: 30, req: { method: 'POST', url: '/api/chat' } });
+  t.match(completed, { level: 30, res: { statusCode: 200 } });
+  t.ok(lines.some((line) => line.level === 30 && (line.res as { statusCode?: number } | undefined)?.statusCode === 404));
   t.notMatch(JSON.stringify(lines), 'private words', 'no body reaches the log');
 });
 

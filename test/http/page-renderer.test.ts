@@ -1,4 +1,6 @@
 import t from 'tap';
+import { firstPaint } from '../../src/http/first-paint.js';
+import { FIVE_MOODS } from '../support/moods.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,8 +29,15 @@ t.test('the renderer reads a template once, and retries a read that failed', asy
   t.equal(await renderer.render('index'), 'hello there', 'the good read is cached');
 });
 
-t.test('the shipped templates render with the values the app gives them', async (t) => {
+t.test('the shipped templates render with the values the app and the request give them', async (t) => {
   const renderer = createPageRenderer({ values: { maxMessageLength: 4000, pollIntervalMs: 1000 } });
-  t.match(await renderer.render('index'), 'maxlength="4000"');
+  const index = await renderer.render('index', (await firstPaint({ emotions: FIVE_MOODS.sadness, avatarShape: 'Square' })).values);
+  t.match(index, 'data-max-length="4000"');
+  t.notMatch(index, 'maxlength=', 'no maxlength: a paste over the limit is never cut silently');
+  t.match(index, 'data-shape="Square"', 'the shape it opens with');
+  t.match(index, 'aria-label="Square, mostly sadness"');
+  t.match(index, '<span id="avatar-mood">mostly sadness</span>');
+  await t.rejects(renderer.render('index'), /styleNonce/, 'the page is never rendered without its mood');
   t.match(await renderer.render('error'), 'LLM_API_KEY');
+  t.match(await renderer.render('not-found', { path: '/nowhere<b>' }), '<code>/nowhere&lt;b&gt;</code>', 'the path, escaped');
 });

@@ -50,6 +50,8 @@ t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, 
   t.equal(await page.locator('#conversation a[href^="javascript"]').count(), 0, 'no javascript: link');
   t.match(await reply.textContent(), '<img src=x onerror="window.pwned=1">', 'the HTML shows as text');
   t.equal(await page.evaluate('window.pwned'), undefined, 'nothing of the reply ran');
+  await reply.and(page.locator('[aria-busy="false"]')).waitFor();
+  t.pass('a complete reply is not busy: a screen reader says it, once');
 
   // A reply streams into its bubble, with Stop while it does; Stop keeps what came and commits nothing.
   const held = new PassThrough();
@@ -59,6 +61,8 @@ t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, 
   held.write(completionFrame('Once upon a *time* '));
   const streaming = page.locator('.message.bot:not(.thinking)').nth(1);
   await streaming.locator('em', { hasText: 'time' }).waitFor();
+  t.equal(await streaming.getAttribute('aria-busy'), 'true', 'a growing reply is busy: a screen reader waits for it whole');
+  t.equal(await page.locator('#conversation').getAttribute('aria-live'), 'polite');
   t.ok(await page.isVisible('#stop'), 'Stop shows while the reply streams');
   await page.locator('#avatar[data-activity="speaking"]').waitFor();
   t.equal(await page.locator('#avatar-figure').getAttribute('aria-busy'), 'true', 'the avatar speaks while the pieces come');
@@ -69,6 +73,7 @@ t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, 
   await page.locator('#avatar[data-activity="idle"]').waitFor();
   t.equal(await page.evaluate('document.body.dataset.activity'), 'idle', 'and is idle once it has stopped');
   t.match(await streaming.textContent(), 'Once upon a time');
+  t.equal(await streaming.getAttribute('aria-busy'), 'false', 'a stopped reply is complete as it is');
 
   // The mood, pushed: a drift tick redraws the bars long before the next poll.
   const before = await page.evaluate("document.getElementById('joy-bar').style.width");

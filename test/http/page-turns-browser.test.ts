@@ -22,7 +22,8 @@ async function send(page: Page, text: string): Promise<void> {
 
 t.test('turns on the page: reload, dropped connection, tabs in step, Esc, regenerate, edit, New conversation undone', async (t) => {
   const { calls, fetch } = heldCalls();
-  const { address, app } = await served(t, { fetch, pollIntervalMs: 600_000 });
+  // Replies held for as long as the steps take: the chat's deadline far off.
+  const { address, app } = await served(t, { fetch, pollIntervalMs: 600_000, env: { LLM_TIMEOUT_MS: '120000' } });
   const context = await launchChromium(t);
   const [one, two] = [await context.newPage(), await context.newPage()];
   const problems: string[] = [];

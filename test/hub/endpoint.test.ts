@@ -12,8 +12,13 @@ t.test('explicit, else HF_ENDPOINT, else huggingface.co; trailing slashes go', (
 t.test('an endpoint that is not an http(s) URL is a HubConfigError naming its source', (t) => {
   t.throws(() => resolveEndpoint(undefined, { HF_ENDPOINT: 'huggingface.co' }), {
     name: 'HubConfigError',
-    message: /^HF_ENDPOINT must be an http\(s\) URL/,
+    message: 'HF_ENDPOINT must be an http(s) URL such as https://huggingface.co, got "huggingface.co"',
   });
+  t.throws(
+    () => resolveEndpoint(undefined, { HF_ENDPOINT: 'hf_user:hf_zqtoken@huggingface.co' }),
+    { message: /got "\[a URL that may hold credentials: not shown\]"$/ },
+    'with an @ it may hold credentials: not shown',
+  );
   t.throws(() => resolveEndpoint('ftp://example.com', {}), {
     message: /^The endpoint option must be an http\(s\) URL.*"ftp:\/\/example.com"/,
   });

@@ -72,6 +72,8 @@ t.test('URL credentials are removed by parsing; a URL that does not parse cleanl
   t.equal(displayUrl('redis://:pa#ss@127.0.0.1:6379/0'), HIDDEN_URL, 'a # in the password: does not parse');
   t.equal(displayUrl('redis://us/er:pa?ss@127.0.0.1:6379'), HIDDEN_URL, 'a / and ? in the userinfo: an @ left past the host');
   t.equal(displayUrl('http://u:k#ey@127.0.0.1:1/v1'), HIDDEN_URL);
+  t.equal(displayUrl('huggingface.co'), 'huggingface.co', 'no @, no credentials: shown as written');
+  t.equal(displayUrl('user:key@huggingface.co'), HIDDEN_URL, 'an @ that does not parse: not shown');
   t.equal(
     withoutCredentials('cannot connect (http://u:sk-1@127.0.0.1:1/v1) then redis://:pa#ss@h:1 and http://127.0.0.1:2/v1'),
     `cannot connect (http://127.0.0.1:1/v1) then ${HIDDEN_URL} and http://127.0.0.1:2/v1`,

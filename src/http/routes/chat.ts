@@ -101,6 +101,7 @@ async function streamChat(desk: ChatDesk, request: FastifyRequest, reply: Fastif
   const send = (event: TurnEvent, data: string): void => {
     const frame = log.write(event, data);
     if (sse.isConnected && !socket.writableEnded) socket.write(sseFrame(frame.data, frame.event, frame.id));
+    feed.tellFrame(session, turn, frame);
   };
   feed.tell(session, { event: 'turn', data: { id: turn, message, ...(redo ? { redo } : {}) } });
   try {

@@ -2,7 +2,10 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { httpError } from '../errors.js';
 import type { PageName, PageRenderer } from '../page-renderer.js';
 import type { CookiePolicy } from '../cookie-attributes.js';
+import { firstPaint } from '../first-paint.js';
+import { contentSecurityPolicy } from '../security-headers.js';
 import { visitorSession } from '../session.js';
+import type { SystemClient } from '../system-client.js';
 
 export interface PageRoutesOptions {
   readonly pages: PageRenderer;
@@ -10,11 +13,18 @@ export interface PageRoutesOptions {
   readonly sessionSecret: string;
   /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
   readonly cookiePolicy?: CookiePolicy;
+  /** Asked for the mood the page opens with. */
+  readonly system: Pick<SystemClient, 'status'>;
+  /** Who may frame the page: its policy names them, with the nonce of its first-paint style. */
+  readonly frameAncestors?: readonly string[];
 }
 
-export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { pages, sessionSecret, cookiePolicy }) => {
-  const page = (name: PageName) => async (_request: unknown, reply: FastifyReply) => {
-    const html = await pages.render(name).catch((cause: unknown) => {
+export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (
+  app,
+  { pages, sessionSecret, cookiePolicy, system, frameAncestors = [] },
+) => {
+  const page = (name: PageName) => async (_request: unknown, reply: FastifyReply, values?: Record<string, string>) => {
+    const html = await pages.render(name, values).catch((cause: unknown) => {
       throw httpError('PAGE_FAILED', { cause });
     });
     return reply.type('text/html; charset=utf-8').send(html);
@@ -22,7 +32,10 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (app, { p
   app.get('/', async (request, reply) => {
     // The page hands the visitor a session before the first chat, so the two share one conversation.
     visitorSession(request, reply, sessionSecret, cookiePolicy);
-    return page('index')(request, reply);
+    // It opens with the mood as it is; a system that cannot say in time leaves that to the first poll.
+    const paint = await firstPaint(await system.status().catch(() => undefined));
+    reply.header('content-security-policy', contentSecurityPolicy(frameAncestors, paint.styleNonce));
+    return page('index')(request, reply, paint.values);
   });
   app.get('/error', page('error'));
 };

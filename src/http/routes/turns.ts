@@ -8,8 +8,15 @@ import { httpError } from '../errors.js';
 import { visitorSession } from '../session.js';
 import { lastEventId, sseFrame } from '../sse-frame.js';
 import type { VisitorFeed } from '../visitor-feed.js';
+import type { Bus } from '../../bus/bus.js';
+import type { StatusReported, SystemPhase } from '../../bus/events.js';
+import { subscribeToMood } from '../mood-feed.js';
+import { avatarBody } from '../present.js';
+import type { SystemClient } from '../system-client.js';
 
 export interface TurnRoutesOptions {
+  readonly bus: Bus;
+  readonly system: SystemClient;
   readonly turns: TurnLog;
   readonly feed: VisitorFeed;
   readonly sessionSecret: string;
@@ -33,10 +40,14 @@ function openStream(reply: FastifyReply, streams: Set<ServerResponse>, onClose: 
  * `GET /api/chat/turns/:id`: a streamed turn again, for the page that reloaded or lost its
  * connection: the frames after `Last-Event-ID` (or all), each once, then live until `done` or
  * `error`; only for the visitor who started it (404 otherwise, as for a turn long gone).
- * `GET /api/chat/feed`: what the visitor's other tabs do (`VisitorFeed`), after a first `running`
- * frame listing the visitor's turns still running, to follow with the route above.
+ * `GET /api/chat/feed`: the page's one lasting stream: a first `running` frame listing the visitor's
+ * turns still running (to follow with the route above), the mood at once and at each change
+ * (`mood`, `GET /api/events`' body), and what the visitor's tabs do (`VisitorFeed`: each turn, its
+ * frames, its end, a new conversation). One stream, since a browser opens at most six to a server,
+ * for all its tabs together.
  */
-export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, { turns, feed, sessionSecret, cookiePolicy }) => {
+export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, options) => {
+  const { bus, system, turns, feed, sessionSecret, cookiePolicy } = options;
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', (done) => {
     for (const socket of streams) socket.end();
@@ -66,15 +77,42 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, { t
     for (const frame of waiting.splice(0)) send(frame);
   });
 
+  // The mood, as `GET /api/events` pushes it: the page's one stream carries it too.
+  const moodListeners = new Set<(frame: string) => void>();
+  let phase: SystemPhase = 'initializing';
+  const phases = bus.on('system.phase.changed').subscribe((event) => (phase = event.phase));
+  const unsubscribe = subscribeToMood(bus, (state) => {
+    const frame = sseFrame(JSON.stringify(avatarBody({ phase, ...state })), 'mood');
+    for (const listener of moodListeners) listener(frame);
+  });
+  app.addHook('onClose', (_app, done) => {
+    unsubscribe();
+    phases.unsubscribe();
+    done();
+  });
+
   app.get('/api/chat/feed', { sse: 'manual' }, async (request, reply) => {
     const session = visitorSession(request, reply, sessionSecret, cookiePolicy);
-    let unlisten: () => void = () => undefined;
-    const socket = openStream(reply, streams, () => unlisten());
-    socket.write(sseFrame(JSON.stringify({ turns: turns.running(session) }), 'running'));
-    unlisten = feed.listen(session, (frame) => {
-      if (!socket.writableEnded) socket.write(frame);
+    let status: StatusReported;
+    try {
+      status = await system.status();
+    } catch (cause) {
+      throw httpError('AVATAR_FAILED', { cause });
+    }
+    phase = status.phase;
+    const unlisten: (() => void)[] = [];
+    const socket = openStream(reply, streams, () => {
+      for (const stop of unlisten) stop();
     });
-    // Gone already (closed while the first frame was written): its close has passed, so nobody else unlistens.
-    if (socket.destroyed) unlisten();
+    const write = (frame: string): void => {
+      if (!socket.writableEnded) socket.write(frame);
+    };
+    write(sseFrame(JSON.stringify({ turns: turns.running(session) }), 'running'));
+    write(sseFrame(JSON.stringify(avatarBody(status)), 'mood'));
+    unlisten.push(feed.listen(session, write));
+    moodListeners.add(write);
+    unlisten.push(() => moodListeners.delete(write));
+    // Gone already (closed while the first frames were written): its close has passed, so nobody else unlistens.
+    if (socket.destroyed) for (const stop of unlisten) stop();
   });
 };

@@ -16,6 +16,7 @@ import { CliError, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
 import { httpUrl } from '../../http-url.js';
 import { deliveryLine } from '../../listen/delivery-line.js';
+import { refusedLine, sendLine } from '../../listen/listen-lines.js';
 import { execDelivery, jobEnvironment } from '../../listen/exec-delivery.js';
 import { forwardDelivery } from '../../listen/forward-delivery.js';
 import { leftovers, ListenRecord, listenRecordPath, processRunning } from '../../listen/listen-record.js';
@@ -33,7 +34,8 @@ export default class WebhooksListen extends HubCommand {
     'Each delivery that carries that secret is forwarded to --forward-to (same body bytes, the Hub’s headers, Webhook-Id and X-Webhook-Secret ' +
     'included) and answered with the target’s status (a 502 when the target cannot be reached, so the Hub retries); or, with --exec, runs ' +
     'the command with the variables a Hub Job gets (WEBHOOK_PAYLOAD, WEBHOOK_REPO_ID, WEBHOOK_REPO_TYPE, WEBHOOK_ID, WEBHOOK_SECRET) and ' +
-    'answers 200 when it exits 0. A delivery without the secret is refused (401/403). One line is printed per delivery. ' +
+    'answers 200 when it exits 0. A delivery without the secret is refused (401/403). One line is printed per delivery, refused ones ' +
+    'included with the reason; a ready-to-run `hub webhooks send` line for a sample delivery is printed at start (with the secret on a terminal only). ' +
     'Ctrl-C (SIGINT) or SIGTERM deletes the webhook and exits 0; a webhook left by a listen that was killed is deleted by the next one.';
   static override examples = [
     '<%= config.bin %> webhooks listen --watch model:gpt2 --forward-to http://127.0.0.1:7860/webhooks/on_commit',
@@ -92,6 +94,7 @@ export default class WebhooksListen extends HubCommand {
       print: () => {},
       journal: flags.journal,
       env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
+      onRefused: (refusal) => this.log(refusedLine(refusal)),
       ...(publicUrl === undefined && { tunnel: localTunnel({ host: flags['tunnel-host'], print: (line) => this.logToStderr(line) }) }),
     });
     server.addWebhook(`/${ROUTE}`, async (payload, context) => {
@@ -101,9 +104,11 @@ export default class WebhooksListen extends HubCommand {
       return reply;
     });
     let base: string;
+    let localUrl: string;
     try {
       const launched = await server.launch();
       base = publicUrl ?? launched.url;
+      localUrl = launched.localUrl;
     } catch (error) {
       await server.close();
       if (error instanceof WebhookTunnelError) throw new CliError(`The public URL could not open: ${error.message}`, ExitCode.unreachable);
@@ -124,6 +129,7 @@ export default class WebhooksListen extends HubCommand {
     this.log(
       `${flags.exec === undefined ? `Forwarding to ${flags['forward-to']}` : `Running ${flags.exec}`} for each delivery. Ctrl-C deletes the webhook and stops.`,
     );
+    this.log(sendLine(this.config.bin, `${localUrl}/webhooks/${ROUTE}`, secret, process.stdout.isTTY === true));
 
     const signal = await stopped;
     this.log(`${signal}: deleting webhook ${id}`);

@@ -1,0 +1,13 @@
+// What every part that talks to the service needs: a JSON answer, and the way to the error page.
+
+/** `{ response, body }` of a fetch that is never cached; a body that is not JSON is `{}`. */
+export async function getJson(url, init) {
+  const response = await fetch(url, { cache: 'no-store', ...init });
+  const body = await response.json().catch(() => ({}));
+  return { response, body };
+}
+
+/** Leaves for the error page (the key-missing state, or a start that failed). */
+export function goToErrorPage(path) {
+  window.location.assign(path || '/error');
+}

@@ -1,0 +1,63 @@
+import { merge, type Subscription } from 'rxjs';
+import type { Bus } from '../bus/bus.js';
+import type { Emotions } from '../emotions/emotions.js';
+import type { Logger } from '../runtime/logger.js';
+
+/** A chat as the terminal names it: its correlation id's sequence (`chat #1a`), never the visitor or the text. */
+export function chatName(correlationId: string): string {
+  return `chat #${correlationId.slice(correlationId.lastIndexOf('-') + 1)}`;
+}
+
+function moodLine(emotions: Emotions): string {
+  return Object.entries(emotions)
+    .map(([name, value]) => `${name} ${value.toFixed(2)}`)
+    .join(', ');
+}
+
+const seconds = (fromIso: string, toIso: string) => ((Date.parse(toIso) - Date.parse(fromIso)) / 1000).toFixed(1);
+
+/**
+ * A few info lines per chat, each saying what happened: accepted, read as (the message's sentiment),
+ * replied (length and time), committed (the mood after it), or refused and why. Sizes, labels and
+ * numbers only: no message or reply text reaches the terminal (`EVENT_LOG` is where text goes).
+ */
+export function narrateChats(bus: Bus, logger: Logger): Subscription {
+  const acceptedAt = new Map<string, string>();
+  return merge(
+    bus.on('chat.accepted'),
+    bus.on('sentiment.analyzed'),
+    bus.on('dialogue.replied'),
+    bus.on('mood.changed'),
+    bus.on('chat.replied'),
+    bus.on('chat.rejected'),
+  ).subscribe((event) => {
+    switch (event.type) {
+      case 'chat.accepted':
+        acceptedAt.set(event.correlationId, event.at);
+        logger.info(`${chatName(event.correlationId)} accepted: ${event.message.length} characters${event.stream ? ', streamed' : ''}`);
+        break;
+      case 'sentiment.analyzed':
+        logger.info(`${chatName(event.correlationId)} read as ${event.sentiment.sentiment} (score ${event.score})`);
+        break;
+      case 'dialogue.replied': {
+        const since = acceptedAt.get(event.correlationId);
+        const took = since === undefined ? '' : ` in ${seconds(since, event.at)} s`;
+        logger.info(`${chatName(event.correlationId)} replied: ${event.response.length} characters${took}`);
+        break;
+      }
+      case 'mood.changed':
+        if (event.change.kind === 'chat') {
+          logger.info(`${chatName(event.change.correlationId)} committed: ${event.avatarShape}, ${moodLine(event.emotions)}`);
+        }
+        break;
+      case 'chat.replied':
+        acceptedAt.delete(event.correlationId);
+        break;
+      case 'chat.rejected':
+        // Refused before it was accepted (the phase, a full queue) or failed on the way: said either way.
+        acceptedAt.delete(event.correlationId);
+        logger.info(`${chatName(event.correlationId)} refused (${event.reason}): ${event.error}`);
+        break;
+    }
+  });
+}

@@ -1,0 +1,92 @@
+import t from 'tap';
+import { refusedLine, sendLine } from '../../src/cli/listen/listen-lines.js';
+import { fixedClock } from '../../src/runtime/clock.js';
+import type { WebhookRefusal } from '../../src/webhooks/options.js';
+import { WebhooksServer } from '../../src/webhooks/server.js';
+import { fixtureText } from './helpers.js';
+
+// `onRefused`: the receiving server tells its owner of every delivery it refuses, with the reason
+// it answered and never the body or the secret; `hub webhooks listen` prints one line for each.
+
+t.test('each refused delivery is told once, with its status and reason, never its body or secret', async (t) => {
+  const refusals: WebhookRefusal[] = [];
+  const server = new WebhooksServer({
+    port: 0,
+    webhookSecret: 'the-right-secret',
+    logger: false,
+    print: () => undefined,
+    autoStart: false,
+    clock: fixedClock('2026-11-26T01:02:03Z'),
+    env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
+    onRefused: (refusal) => {
+      refusals.push(refusal);
+    },
+  });
+  server.addWebhook('/hook', async () => ({ ok: true }));
+  const { localUrl } = await server.launch();
+  t.teardown(() => server.close());
+  const post = (path: string, headers: Record<string, string>, body = fixtureText('repo-content-update')) =>
+    fetch(`${localUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const right = { 'x-webhook-secret': 'the-right-secret' };
+
+  t.equal((await post('/webhooks/hook', right)).status, 200, 'a good delivery is not a refusal');
+  t.equal((await post('/webhooks/hook', {})).status, 401);
+  t.equal((await post('/webhooks/hook?secret=in-the-query', { 'x-webhook-secret': 'wrong-guess' })).status, 403);
+  t.equal((await post('/webhooks/hook', right, '{"broken')).status, 400);
+  t.equal((await post('/webhooks/hook', { ...right, 'content-type': 'text/plain' })).status, 415);
+  t.equal((await post('/webhooks/hook', right, '{"event": 1}')).status, 422);
+  t.equal((await post('/webhooks/elsewhere', right)).status, 404);
+  t.equal((await fetch(`${localUrl}/robots.txt`)).status, 404, 'a GET of some page is not a delivery');
+  t.same(
+    refusals.map(({ method, route, statusCode }) => `${method} ${route} ${statusCode}`),
+    [
+      'POST /webhooks/hook 401',
+      'POST /webhooks/hook 403',
+      'POST /webhooks/hook 400',
+      'POST /webhooks/hook 415',
+      'POST /webhooks/hook 422',
+      'POST /webhooks/elsewhere 404',
+    ],
+  );
+  t.match(refusals[0], { at: new Date('2026-11-26T01:02:03Z'), error: 'x-webhook-secret header not set.' });
+  t.match(refusals[1], { error: 'Invalid webhook secret.' });
+  t.notMatch(JSON.stringify(refusals), /the-right-secret|wrong-guess|in-the-query|Wauplin/, 'no secret, query or body');
+});
+
+t.test('a listener that throws changes nothing of the answer', async (t) => {
+  const server = new WebhooksServer({
+    port: 0,
+    webhookSecret: 's',
+    logger: false,
+    print: () => undefined,
+    autoStart: false,
+    env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
+    onRefused: () => {
+      throw new Error('listener bug');
+    },
+  });
+  server.addWebhook('/hook', async () => ({ ok: true }));
+  const { localUrl } = await server.launch();
+  t.teardown(() => server.close());
+  const answer = await fetch(`${localUrl}/webhooks/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  t.equal(answer.status, 401);
+  t.same(await answer.json(), { error: 'x-webhook-secret header not set.' });
+});
+
+t.test("listen's lines: a refusal with its reason; the send line with the secret on a terminal only", (t) => {
+  const refusal = { at: new Date('2026-11-26T01:02:03Z'), method: 'POST', route: '/webhooks/listen' };
+  t.equal(
+    refusedLine({ ...refusal, statusCode: 401, error: 'x-webhook-secret header not set.' }),
+    '01:02:03  refused  POST /webhooks/listen  → 401  x-webhook-secret header not set. (send it with this listen’s secret in X-Webhook-Secret)',
+  );
+  t.equal(
+    refusedLine({ ...refusal, statusCode: 400, error: 'The request body is not valid JSON.' }),
+    '01:02:03  refused  POST /webhooks/listen  → 400  The request body is not valid JSON.',
+  );
+  t.equal(
+    sendLine('hub', 'http://127.0.0.1:4000/webhooks/listen', 'Zq_9', true),
+    'Try it: hub webhooks send http://127.0.0.1:4000/webhooks/listen --secret Zq_9',
+  );
+  t.notMatch(sendLine('hub', 'http://127.0.0.1:4000/webhooks/listen', 'Zq_9', false), 'Zq_9', 'not in a log or a pipe');
+  t.end();
+});
