@@ -62,8 +62,8 @@ t.test('Secure only over https: X-Forwarded-Proto counts only behind a trusted p
   t.notMatch(String(plain.headers['set-cookie']), /Secure/);
 });
 
-t.test('the session id never reaches a log line, even with debug request lines on', async (t) => {
-  const { app, logs } = await harness(t);
+t.test('the session id never reaches a log line, even with request lines on (LOG_REQUESTS) and debug', async (t) => {
+  const { app, logs } = await harness(t, { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } });
   const first = await app.inject({ method: 'GET', url: '/' });
   const [, value, id] = COOKIE.exec(String(first.headers['set-cookie'])) ?? [];
   await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'hi' }, cookies: { [SESSION_COOKIE]: value! } });

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { refusedLine, sendLine } from '../../src/cli/listen/listen-lines.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import type { WebhookRefusal } from '../../src/webhooks/options.js';
@@ -8,23 +8,29 @@ import { fixtureText } from './helpers.js';
 // `onRefused`: the receiving server tells its owner of every delivery it refuses, with the reason
 // it answered and never the body or the secret; `hub webhooks listen` prints one line for each.
 
-t.test('each refused delivery is told once, with its status and reason, never its body or secret', async (t) => {
-  const refusals: WebhookRefusal[] = [];
+/** A receiver with one route, `/webhooks/hook`, and `onRefused`; its local URL. */
+async function receiver(t: Test, webhookSecret: string, onRefused: (refusal: WebhookRefusal) => void): Promise<string> {
   const server = new WebhooksServer({
     port: 0,
-    webhookSecret: 'the-right-secret',
+    webhookSecret,
     logger: false,
     print: () => undefined,
     autoStart: false,
     clock: fixedClock('2026-11-26T01:02:03Z'),
     env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
-    onRefused: (refusal) => {
-      refusals.push(refusal);
-    },
+    onRefused,
   });
   server.addWebhook('/hook', async () => ({ ok: true }));
   const { localUrl } = await server.launch();
   t.teardown(() => server.close());
+  return localUrl;
+}
+
+t.test('each refused delivery is told once, with its status and reason, never its body or secret', async (t) => {
+  const refusals: WebhookRefusal[] = [];
+  const localUrl = await receiver(t, 'the-right-secret', (refusal) => {
+    refusals.push(refusal);
+  });
   const post = (path: string, headers: Record<string, string>, body = fixtureText('repo-content-update')) =>
     fetch(`${localUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const right = { 'x-webhook-secret': 'the-right-secret' };
@@ -54,20 +60,9 @@ t.test('each refused delivery is told once, with its status and reason, never it
 });
 
 t.test('a listener that throws changes nothing of the answer', async (t) => {
-  const server = new WebhooksServer({
-    port: 0,
-    webhookSecret: 's',
-    logger: false,
-    print: () => undefined,
-    autoStart: false,
-    env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
-    onRefused: () => {
-      throw new Error('listener bug');
-    },
+  const localUrl = await receiver(t, 's', () => {
+    throw new Error('listener bug');
   });
-  server.addWebhook('/hook', async () => ({ ok: true }));
-  const { localUrl } = await server.launch();
-  t.teardown(() => server.close());
   const answer = await fetch(`${localUrl}/webhooks/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   t.equal(answer.status, 401);
   t.same(await answer.json(), { error: 'x-webhook-secret header not set.' });
