@@ -163,8 +163,9 @@ export function mountConversation(bus) {
   }
 
   /** The avatar's reply is pending: a "thinking" line under the visitor's message, which stays. */
-  function showThinking() {
+  function showThinking(own) {
     const item = document.createElement('li');
+    if (own) item.id = 'thinking';
     item.className = 'message bot thinking';
     item.setAttribute('aria-busy', 'true');
     const who = document.createElement('span');
@@ -192,8 +193,8 @@ export function mountConversation(bus) {
    * `done` brings the committed reply and the mood; a stopped reply keeps what came, marked stopped;
    * a failed one is taken back, since nothing of it was kept. Returns the frame handler.
    */
-  function replyView({ onFailure }) {
-    const doneThinking = showThinking();
+  function replyView({ onFailure, own = false }) {
+    const doneThinking = showThinking(own);
     let reply;
     let streamed = '';
     let drawing = 0;
@@ -273,7 +274,7 @@ export function mountConversation(bus) {
    * followed again from the last frame seen; a message the service never took is given back.
    */
   async function chat(text, redo) {
-    const view = replyView({ onFailure: (data) => data.code !== 'CHAT_STOPPED' && text && giveBack(text) });
+    const view = replyView({ own: true, onFailure: (data) => data.code !== 'CHAT_STOPPED' && text && giveBack(text) });
     let outcome;
     let ownTurnOf;
     try {
@@ -305,7 +306,8 @@ export function mountConversation(bus) {
       say('error', 'Cannot reach the service. Your message is back in the box.');
       if (text) giveBack(text);
     } else if (outcome === 'unreachable') say('error', 'Cannot reach the service; the reply shows here once it is back.');
-    return redo !== undefined || outcome !== 'done';
+    // A regenerate or an edit keeps versions the history shows; a turn no longer kept is in the history.
+    return (redo !== undefined && outcome === 'done') || outcome === 'gone';
   }
 
   /** A frame of a followed turn, from the feed or a catch-up read, shown once (by its id); its end ends the follow. */

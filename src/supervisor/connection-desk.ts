@@ -58,6 +58,12 @@ export class ConnectionDesk {
     return new ConnectionDesk(server, logger);
   }
 
+  /** The port it listens on (the one asked for, or the one given for port 0). */
+  get port(): number {
+    const address = this.#server.address();
+    return address !== null && typeof address === 'object' ? address.port : 0;
+  }
+
   /** From now on new connections go to `child` (the ones held meanwhile first). */
   serveWith(child: ChildProcess): void {
     this.#serving = child;

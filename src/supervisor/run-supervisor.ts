@@ -17,6 +17,8 @@ export async function runSupervisor(): Promise<number> {
   // The supervisor holds the port for the children's whole succession (a bad setting throws ConfigError, as `hub serve` does).
   const { port, host } = loadChatConfig(process.env);
   const desk = await ConnectionDesk.open(port, host, logger);
+  // The children serve this port (their page and log lines say it): the one given for PORT=0 too.
+  process.env.PORT = String(desk.port);
   return supervise({
     logger,
     desk,

@@ -194,7 +194,7 @@ t.test("the visitor's feed: another tab hears of each turn, its end, and a new c
   const stranger = new SseReader(
     (await new CookieJar(address).fetch('/api/chat/feed', { headers: { accept: 'text/event-stream' } })).body!,
   );
-  await eventually('the first frames', () => feed.frames.length === 1 && stranger.frames.length === 1);
+  await eventually('the first frames', () => feed.data('mood').length === 1 && stranger.data('mood').length === 1);
   t.same(feed.data('running'), [{ turns: [] }]);
   const response = await streamedChat(visitor, 'hello from tab 1');
   const reader = new SseReader(response.body!);
@@ -203,12 +203,24 @@ t.test("the visitor's feed: another tab hears of each turn, its end, and a new c
   await eventually('the turn on the feed', () => feed.data('turn').length === 1);
   t.same(feed.data('turn'), [{ id: turn, message: 'hello from tab 1' }]);
   const late = new SseReader((await visitor.fetch('/api/chat/feed', { headers: { accept: 'text/event-stream' } })).body!);
-  await eventually('a late tab', () => late.frames.length === 1);
+  await eventually('a late tab', () => late.data('mood').length === 1);
   t.same(late.data('running'), [{ turns: [{ id: turn, message: 'hello from tab 1' }] }], 'a tab that opens while a turn runs learns of it');
   calls[0]!.body.end(completionFrame('Hi') + COMPLETION_END);
   await reader.done;
   await eventually('the end on the feed', () => feed.data('ended').length === 1);
   await visitor.fetch('/api/history', { method: 'DELETE' });
   await eventually('the new conversation on the feed', () => feed.data('cleared').length === 1);
-  t.equal(stranger.frames.length, 1, "another visitor's feed hears nothing of it");
+  t.same(
+    stranger.frames.map((frame) => frame.event),
+    ['running', 'mood', 'mood'],
+    "another visitor's feed hears nothing of it but the mood (the reply's commit)",
+  );
+  t.same(
+    feed.data('frame').map((frame) => [frame.turn, frame.id, frame.event]),
+    [
+      [turn, 1, 'token'],
+      [turn, 2, 'done'],
+    ],
+    "the turn's frames, for the tabs that follow it without a stream of their own",
+  );
 });
