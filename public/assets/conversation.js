@@ -28,6 +28,16 @@ markdown.renderer.rules.link_open = (tokens, i, options, env, self) => {
 /** How long New conversation can be undone before the conversation is forgotten. */
 const UNDO_MS = 5000;
 
+/** A small secondary button with its accessible name (its text is a sign, or a word). */
+function smallButton(className, text, label) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = `secondary ${className}`;
+  button.textContent = text;
+  button.setAttribute('aria-label', label);
+  return button;
+}
+
 /** Renders a reply's Markdown: markdown-it with HTML off escapes any tag, and refuses javascript: links. */
 function renderReply(element, text) {
   element.innerHTML = markdown.render(text);
@@ -95,18 +105,10 @@ export function mountConversation(bus) {
     const body = item.querySelector('.markdown, p');
     const nav = document.createElement('span');
     nav.className = 'versions';
-    const previous = document.createElement('button');
-    previous.type = 'button';
-    previous.className = 'secondary version-previous';
-    previous.textContent = '‹';
-    previous.setAttribute('aria-label', 'Earlier version');
+    const previous = smallButton('version-previous', '‹', 'Earlier version');
     const label = document.createElement('span');
     label.className = 'version-label';
-    const next = document.createElement('button');
-    next.type = 'button';
-    next.className = 'secondary version-next';
-    next.textContent = '›';
-    next.setAttribute('aria-label', 'Later version');
+    const next = smallButton('version-next', '›', 'Later version');
     const show = () => {
       const version = versions[shown];
       if (message.role === 'assistant') renderReply(body, String(version.content));
@@ -136,11 +138,7 @@ export function mountConversation(bus) {
     const [user, bot] = items.slice(-2);
     if (!user?.classList.contains('user') || !bot?.classList.contains('bot')) return;
     const redo = (item, text, label, action) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'secondary redo';
-      button.textContent = text;
-      button.setAttribute('aria-label', label);
+      const button = smallButton('redo', text, label);
       button.disabled = sending;
       button.addEventListener('click', action);
       item.append(button);

@@ -9,8 +9,8 @@ import { visitorSession } from '../session.js';
 import { lastEventId, sseFrame } from '../sse-frame.js';
 import type { VisitorFeed } from '../visitor-feed.js';
 import type { Bus } from '../../bus/bus.js';
-import type { StatusReported, SystemPhase } from '../../bus/events.js';
-import { subscribeToMood } from '../mood-feed.js';
+import type { SystemPhase } from '../../bus/events.js';
+import { moodNow, subscribeToMood } from '../mood-feed.js';
 import { avatarBody } from '../present.js';
 import type { SystemClient } from '../system-client.js';
 
@@ -93,12 +93,7 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, opt
 
   app.get('/api/chat/feed', { sse: 'manual' }, async (request, reply) => {
     const session = visitorSession(request, reply, sessionSecret, cookiePolicy);
-    let status: StatusReported;
-    try {
-      status = await system.status();
-    } catch (cause) {
-      throw httpError('AVATAR_FAILED', { cause });
-    }
+    const status = await moodNow(system);
     phase = status.phase;
     const unlisten: (() => void)[] = [];
     const socket = openStream(reply, streams, () => {
