@@ -116,9 +116,12 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     const follow = ({ process: child, cause }: Child): void => {
       current = child;
       let ready = false;
+      // A successor takes over from a draining child once it is ready, not while it initializes: the
+      // connections wait meanwhile, so no chat is answered 503 (a first start serves `initializing` at once).
+      const successor = draining.size > 0;
       child.on('message', (message: unknown) => {
         const type = (message as { type?: unknown } | null)?.type;
-        if (type === ACCEPTING_MESSAGE.type) options.desk?.serveWith(child);
+        if (type === ACCEPTING_MESSAGE.type && !successor) options.desk?.serveWith(child);
         else if (type === DRAINING_MESSAGE.type && options.desk && ready && child === current && !stopping) {
           // The successor takes the new connections now; this one ends its chats in flight, then exits.
           options.desk.stopServingWith(child);
@@ -130,6 +133,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
           );
           serve();
         } else if (type === READY_MESSAGE.type) {
+          if (successor) options.desk?.serveWith(child);
           ready = true;
           everReady = true;
           failuresAtStartup = 0;
