@@ -10,6 +10,7 @@ import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/r
 import { measureSessionMemory } from './session-memory.js';
 import { measureAppraisal } from './appraisal.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
+import { measureResume, openStreams } from './lib/resume.js';
 import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
 import { floodCell, pipelinedFlood } from './lib/flood.js';
 
@@ -516,6 +517,59 @@ async function floodScenario(): Promise<void> {
   console.error(`flood: product ${product.cell}; bare ${baseline.cell}`);
 }
 
+/**
+ * Turns that survive: 200 streamed turns at once, each dropped after its third piece and resumed
+ * at once (`GET /api/chat/turns/:id` with `Last-Event-ID`), the time to the first missed frame
+ * against a fresh event stream's first frame on the same server at the same moments; and the heap
+ * one running turn holds, against a stream piped straight from the provider. Long replies (a piece
+ * every TOKEN_MS, 200 of them), from a stand-in of their own, so that the turns are still running.
+ */
+async function resumeScenario(): Promise<void> {
+  const longProvider = await startServerProcess('openai-provider', { BENCH_TOKENS: '200' });
+  const env = { BENCH_PROVIDER_URL: longProvider.url };
+  const chat = await startServerProcess('chat', env);
+  const direct = await startServerProcess('chat-stream-direct', env);
+  try {
+    const IN_FLIGHT = 200;
+    await measureResume(chat.url, 20, chatPost.body); // warm-up
+    const figures = await measureResume(chat.url, IN_FLIGHT, chatPost.body);
+    const [p50, p99] = [quantile(figures.resumeMs, 0.5), quantile(figures.resumeMs, 0.99)];
+    const [e50, e99] = [quantile(figures.eventsMs, 0.5), quantile(figures.eventsMs, 0.99)];
+    rows.push({
+      scenario: `resuming a dropped turn, ${IN_FLIGHT} turns in flight: reconnect → first missed frame (p50; p99 ${p99.toFixed(1)} ms)`,
+      product: `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (${figures.resumeMs.length} resumes${figures.errors ? `, ${figures.errors} errors` : ', no gap, no repeat'})`,
+      baseline: `a fresh GET /api/events' first frame: p50 ${e50.toFixed(1)} ms, p99 ${e99.toFixed(1)} ms`,
+      ratio: p50 / e50,
+      target: '≤ 1.5',
+      met: p50 / e50 <= 1.5 && figures.errors === 0,
+    });
+    console.error(`resume: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; events p50 ${e50.toFixed(1)} ms`);
+    const perStream = async (server: ServerProcess, url: string): Promise<number> => {
+      const idle = (await server.stats()).heapUsed ?? Number.NaN;
+      const streams = await openStreams(url, IN_FLIGHT, chatPost.body);
+      const busy = (await server.stats()).heapUsed ?? Number.NaN;
+      streams.close();
+      return (busy - idle) / IN_FLIGHT;
+    };
+    const turnBytes = await perStream(chat, `${chat.url}/api/chat`);
+    const directBytes = await perStream(direct, `${direct.url}/chat`);
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+    rows.push({
+      scenario: `memory held per running turn (${IN_FLIGHT} in flight, heap after GC)`,
+      product: `${kb(turnBytes)} per turn`,
+      baseline: `${kb(directBytes)} per stream piped straight to the socket`,
+      ratio: turnBytes / directBytes,
+      target: '≤ 3',
+      met: turnBytes / directBytes <= 3,
+    });
+    console.error(`resume: ${kb(turnBytes)} per turn, ${kb(directBytes)} per direct stream`);
+  } finally {
+    await chat.stop();
+    await direct.stop();
+    await longProvider.stop();
+  }
+}
+
 /** The scenarios, in the order they run; `BENCH_ONLY=live,store` runs those alone. */
 const SCENARIOS: Record<string, () => Promise<void>> = {
   memory: sessionMemoryScenario,
@@ -536,6 +590,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   },
   replicas: replicaScenario,
   flood: floodScenario,
+  resume: resumeScenario,
   start: async () => {
     await coldStartScenario();
     await importScenario();

@@ -6,10 +6,12 @@
 // - 'service'   { ready, reachable }, from the status: the composer turns Send on or off;
 // - 'started'   the service is ready after a (re)start, from the status: the conversation shows its history;
 // - 'restart'   a chat found the service initializing, from the conversation: the status waits again;
-// - 'send'      { text }, a message the visitor sends, from the composer: the conversation chats;
+// - 'send'      { text, redo? }, a message the visitor sends, from the composer (or a regenerate,
+//               redo 'regenerate', from the conversation's own button): the conversation chats;
 // - 'sending'   true | false, a chat is (no longer) in flight, from the conversation: the composer;
 // - 'streaming' true | false, a reply streams and can be stopped, from the conversation: the composer's Stop;
-// - 'stop'      the visitor asks to stop the reply, from the composer: the conversation;
+// - 'stop'      the visitor asks to stop this tab's reply, from the composer (Stop) or the
+//               conversation (Esc): the conversation;
 // - 'restore'   { text }, a message given back to the box (nothing typed is lost), from the conversation;
 // - 'notice'    { text }, something to tell the visitor in the conversation, from the composer;
 // - 'cleared'   the conversation was forgotten, from the conversation: the composer takes the focus.

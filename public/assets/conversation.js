@@ -4,9 +4,17 @@
 // the visitor's own text is text; a link in a reply opens in a new tab, never in place of the chat.
 // While a reply is pending the avatar is 'thinking', while it streams 'speaking'. A streaming bubble is
 // aria-busy until its reply is complete, so a screen reader says the reply once, whole.
+//
+// Each streamed reply is a turn (its Turn-Id): when the connection drops, the reply is followed again
+// from the last frame seen (GET /api/chat/turns/:id with Last-Event-ID), so it shows whole, with no
+// gap and no repeat; after a reload the turns still running are picked up from the visitor's feed
+// (GET /api/chat/feed), which also brings what the visitor's other tabs do: a message sent there,
+// its reply growing, a stop, a new conversation. The last reply can be regenerated and the last
+// message edited (also with ↑ in the empty box); earlier versions show as ‹ 1/2 ›. Esc stops this
+// tab's reply. New conversation can be undone for a few seconds before anything is forgotten.
 import markdownit from '/assets/vendor/markdown-it.js';
-import { eventFrames } from './event-frames.js';
 import { getJson, goToErrorPage } from './service.js';
+import { followTurn } from './turns.js';
 
 const markdown = markdownit({ html: false, linkify: true, breaks: true });
 // Every link of a reply opens a new tab that cannot reach back to this page or learn where it came from.
@@ -17,16 +25,43 @@ markdown.renderer.rules.link_open = (tokens, i, options, env, self) => {
   return renderLinkOpen(tokens, i, options, env, self);
 };
 
+/** How long New conversation can be undone before the conversation is forgotten. */
+const UNDO_MS = 5000;
+
+/** A small secondary button with its accessible name (its text is a sign, or a word). */
+function smallButton(className, text, label) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = `secondary ${className}`;
+  button.textContent = text;
+  button.setAttribute('aria-label', label);
+  return button;
+}
+
 /** Renders a reply's Markdown: markdown-it with HTML off escapes any tag, and refuses javascript: links. */
 function renderReply(element, text) {
   element.innerHTML = markdown.render(text);
 }
 
+const ROUTES = { chat: '/api/chat', regenerate: '/api/chat/regenerate', edit: '/api/chat/edit' };
+
 export function mountConversation(bus) {
   const conversation = document.getElementById('conversation');
   const newConversation = document.getElementById('new-conversation');
+  const input = document.getElementById('message');
   let sending = false;
-  let historyShown = false;
+  let started = false;
+  /** This tab's turn streaming now: what Stop and Esc stop. */
+  let ownTurn;
+  /** The turns this tab started: the feed's news of them is this tab's own. */
+  const ownTurns = new Set();
+  /** The turns of other tabs (or before a reload) this tab follows: their reply views and the last frame shown. */
+  const followed = new Map();
+  /** The next message replaces the last exchange (↑ in the empty box, or Edit). */
+  let editing = false;
+  /** A New conversation that can still be undone. */
+  let pendingClear;
+  let lastMessages = [];
 
   const setActivity = (activity) => bus.emit('activity', activity);
   const giveBack = (text) => bus.emit('restore', { text });
@@ -53,10 +88,82 @@ export function mountConversation(bus) {
     return item;
   }
 
+  /** A stopped reply says so, as the history keeps it. */
+  function markStopped(item) {
+    item.classList.add('stopped');
+    if (item.querySelector('.stopped-note')) return;
+    const note = document.createElement('span');
+    note.className = 'stopped-note';
+    note.textContent = '(stopped)';
+    item.append(note);
+  }
+
+  /** ‹ n/m ›: the earlier versions of a message or a reply (regenerated, edited), the current one last. */
+  function addVersions(item, message) {
+    const versions = [...message.alternatives, { content: message.content, stopped: message.stopped }];
+    let shown = versions.length - 1;
+    const body = item.querySelector('.markdown, p');
+    const nav = document.createElement('span');
+    nav.className = 'versions';
+    const previous = smallButton('version-previous', '‹', 'Earlier version');
+    const label = document.createElement('span');
+    label.className = 'version-label';
+    const next = smallButton('version-next', '›', 'Later version');
+    const show = () => {
+      const version = versions[shown];
+      if (message.role === 'assistant') renderReply(body, String(version.content));
+      else body.textContent = String(version.content);
+      item.classList.toggle('stopped', Boolean(version.stopped));
+      label.textContent = `${shown + 1}/${versions.length}`;
+      previous.disabled = shown === 0;
+      next.disabled = shown === versions.length - 1;
+    };
+    previous.addEventListener('click', () => {
+      shown = Math.max(0, shown - 1);
+      show();
+    });
+    next.addEventListener('click', () => {
+      shown = Math.min(versions.length - 1, shown + 1);
+      show();
+    });
+    nav.append(previous, label, next);
+    item.append(nav);
+    show();
+  }
+
+  /** Regenerate on the last reply, Edit on the last message: only the last exchange can be redone. */
+  function placeRedoButtons() {
+    for (const button of conversation.querySelectorAll('.redo')) button.remove();
+    const items = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
+    const [user, bot] = items.slice(-2);
+    if (!user?.classList.contains('user') || !bot?.classList.contains('bot')) return;
+    const redo = (item, text, label, action) => {
+      const button = smallButton('redo', text, label);
+      button.disabled = sending;
+      button.addEventListener('click', action);
+      item.append(button);
+    };
+    redo(user, 'Edit', 'Edit your last message', startEditing);
+    redo(bot, 'Regenerate', 'Regenerate the last reply', () => bus.emit('send', { text: '', redo: 'regenerate' }));
+  }
+
+  /** The history as the service keeps it, with each entry's versions and marks. */
+  function render(messages) {
+    lastMessages = messages;
+    conversation.replaceChildren();
+    for (const message of messages) {
+      const item = say(message.role === 'user' ? 'user' : 'bot', String(message.content));
+      if (message.turn) item.dataset.turn = message.turn;
+      if (message.stopped) markStopped(item);
+      if (Array.isArray(message.alternatives) && message.alternatives.length > 0) addVersions(item, message);
+    }
+    placeRedoButtons();
+  }
+
   /** The avatar's reply is pending: a "thinking" line under the visitor's message, which stays. */
-  function showThinking() {
+  function showThinking(own) {
     const item = document.createElement('li');
-    item.id = 'thinking';
+    if (own) item.id = 'thinking';
     item.className = 'message bot thinking';
     item.setAttribute('aria-busy', 'true');
     const who = document.createElement('span');
@@ -69,11 +176,70 @@ export function mountConversation(bus) {
     item.scrollIntoView({ block: 'nearest' });
     document.body.dataset.thinking = 'true';
     setActivity('thinking');
+    let done = false;
     return () => {
+      if (done) return;
+      done = true;
       item.remove();
       document.body.dataset.thinking = 'false';
       setActivity('idle');
     };
+  }
+
+  /**
+   * A reply growing in its bubble from a turn's frames, re-rendering its Markdown once per frame:
+   * `done` brings the committed reply and the mood; a stopped reply keeps what came, marked stopped;
+   * a failed one is taken back, since nothing of it was kept. Returns the frame handler.
+   */
+  function replyView({ onFailure, own = false }) {
+    const doneThinking = showThinking(own);
+    let reply;
+    let streamed = '';
+    let drawing = 0;
+    const redraw = () => {
+      drawing = 0;
+      renderReply(reply.body, streamed);
+      reply.item.scrollIntoView({ block: 'nearest' });
+    };
+    const handle = (event, data) => {
+      if (event === 'token') {
+        if (!reply) {
+          doneThinking();
+          setActivity('speaking');
+          reply = bubble('bot');
+          reply.item.setAttribute('aria-busy', 'true');
+        }
+        streamed += String(data.text ?? '');
+        drawing ||= requestAnimationFrame(redraw);
+      } else if (event === 'done') {
+        cancelAnimationFrame(drawing);
+        doneThinking();
+        reply ??= bubble('bot');
+        streamed = String(data.response ?? '');
+        redraw();
+        reply.item.setAttribute('aria-busy', 'false');
+        bus.emit('mood', data);
+      } else if (event === 'error') {
+        cancelAnimationFrame(drawing);
+        doneThinking();
+        if (data.code === 'CHAT_STOPPED') {
+          reply ??= bubble('bot');
+          redraw();
+          markStopped(reply.item);
+          reply.item.setAttribute('aria-busy', 'false');
+        } else {
+          reply?.item.remove();
+          say('error', data.error || 'The reply failed.');
+          onFailure(data);
+        }
+      }
+    };
+    const end = () => {
+      cancelAnimationFrame(drawing);
+      doneThinking();
+      setActivity('idle');
+    };
+    return { handle, end };
   }
 
   /** A rejection before the stream (JSON, the statuses of docs/specification.md#chat): says why, and gives the message back. */
@@ -83,132 +249,242 @@ export function mountConversation(bus) {
       return;
     }
     say('error', body.error || `The service answered ${response.status}.`);
-    giveBack(text); // nothing typed is lost
+    if (text) giveBack(text); // nothing typed is lost
     if (body.status === 'initializing') bus.emit('restart');
   }
 
-  /**
-   * Sends a message and streams the reply into its bubble as it comes, re-rendering its Markdown once
-   * per frame. `done` brings the committed reply and the mood; `error` ends it (a stopped reply keeps
-   * what came, marked stopped; a failed one is taken back, since nothing of it was kept).
-   */
-  async function chat(text) {
-    const doneThinking = showThinking();
-    let reply;
-    let streamed = '';
-    let drawing = 0;
-    const redraw = () => {
-      drawing = 0;
-      renderReply(reply.body, streamed);
-      reply.item.scrollIntoView({ block: 'nearest' });
-    };
-    let ended = false;
+  /** Shows the history again, as the service keeps it (after a reply of another tab, a regenerate, an edit). */
+  async function refresh() {
     try {
-      const response = await fetch('/api/chat', {
+      const { response, body } = await getJson('/api/history');
+      if (!response.ok || !Array.isArray(body.messages)) return false;
+      // A reply of this tab or another, still growing, stays as it is; the next refresh shows it kept.
+      if (sending || followed.size > 0) return true;
+      render(body.messages);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Sends a message (or a regenerate, or an edit) and follows its turn. A connection that drops is
+   * followed again from the last frame seen; a message the service never took is given back.
+   */
+  async function chat(text, redo) {
+    const view = replyView({ own: true, onFailure: (data) => data.code !== 'CHAT_STOPPED' && text && giveBack(text) });
+    let outcome;
+    let ownTurnOf;
+    try {
+      const response = await fetch(ROUTES[redo ?? 'chat'], {
         method: 'POST',
         cache: 'no-store',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ message: text }),
+        body: JSON.stringify(redo === 'regenerate' ? {} : { message: text }),
       });
       if (!(response.headers.get('content-type') || '').startsWith('text/event-stream')) {
-        doneThinking();
+        view.end();
         rejected(response, await response.json().catch(() => ({})), text);
-        return;
+        return false;
       }
+      ownTurn = response.headers.get('turn-id') || undefined;
+      ownTurnOf = ownTurn;
+      if (ownTurn) ownTurns.add(ownTurn);
       bus.emit('streaming', true);
-      for await (const { event, data } of eventFrames(response)) {
-        if (event === 'token') {
-          if (!reply) {
-            doneThinking();
-            setActivity('speaking');
-            reply = bubble('bot');
-            reply.item.setAttribute('aria-busy', 'true');
-          }
-          streamed += String(data.text ?? '');
-          drawing ||= requestAnimationFrame(redraw);
-        } else if (event === 'done') {
-          ended = true;
-          cancelAnimationFrame(drawing);
-          doneThinking();
-          reply ??= bubble('bot');
-          streamed = String(data.response ?? '');
-          redraw();
-          reply.item.setAttribute('aria-busy', 'false');
-          bus.emit('mood', data);
-        } else if (event === 'error') {
-          ended = true;
-          cancelAnimationFrame(drawing);
-          doneThinking();
-          if (data.code === 'CHAT_STOPPED' && reply) {
-            redraw();
-            reply.item.classList.add('stopped');
-            reply.item.setAttribute('aria-busy', 'false');
-          } else {
-            reply?.item.remove();
-            say('error', data.error || 'The reply failed.');
-            if (data.code !== 'CHAT_STOPPED') giveBack(text);
-          }
-        }
-      }
-      if (!ended) throw new Error('the reply was cut off');
+      outcome = await followTurn(ownTurn, view.handle, { response });
     } catch {
-      doneThinking();
-      reply?.item.remove();
-      say('error', 'Cannot reach the service. Your message is back in the box.');
-      giveBack(text);
+      outcome = 'unreachable';
     } finally {
-      doneThinking();
+      view.end();
+      ownTurn = undefined;
       bus.emit('streaming', false);
-      setActivity('idle');
     }
+    // A message the service never took comes back to the box; one it took is in the history.
+    if (outcome === 'unreachable' && ownTurnOf === undefined) {
+      say('error', 'Cannot reach the service. Your message is back in the box.');
+      if (text) giveBack(text);
+    } else if (outcome === 'unreachable') say('error', 'Cannot reach the service; the reply shows here once it is back.');
+    // A regenerate or an edit keeps versions the history shows; a turn no longer kept is in the history.
+    return (redo !== undefined && outcome === 'done') || outcome === 'gone';
   }
 
-  /** The visitor's conversation so far, as the service remembers it (after a reload too). */
-  async function showHistory() {
+  /** A frame of a followed turn, from the feed or a catch-up read, shown once (by its id); its end ends the follow. */
+  function deliver(turn, id, event, data) {
+    const follow = followed.get(turn);
+    if (follow === undefined || id <= follow.last) return;
+    follow.last = id;
+    follow.view.handle(event, data);
+    if (event !== 'done' && event !== 'error') return;
+    follow.view.end();
+    followed.delete(turn);
+    void refresh();
+  }
+
+  /** Reads a followed turn's frames after the last one shown (after a reload, or the feed's drop); the feed brings the rest too. */
+  function catchUp(turn) {
+    const follow = followed.get(turn);
+    if (follow === undefined) return;
+    void followTurn(turn, (event, data, id) => deliver(turn, id, event, data), { after: follow.last }).then((outcome) => {
+      // No longer kept: the history has it.
+      if (outcome === 'gone' && followed.get(turn) === follow) {
+        follow.view.end();
+        followed.delete(turn);
+        void refresh();
+      }
+    });
+  }
+
+  /** A turn started elsewhere (another tab, or this page before a reload): its message, then its reply as it grows. */
+  function followElsewhere({ id, message, redo }) {
+    if (followed.has(id) || ownTurns.has(id)) return;
+    const bubbles = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
+    if (redo === 'regenerate') bubbles.at(-1)?.remove();
+    if (redo === 'edit') for (const item of bubbles.slice(-2)) item.remove();
+    if (redo !== 'regenerate') say('user', String(message));
+    followed.set(id, { view: replyView({ onFailure: () => undefined }), last: 0 });
+  }
+
+  /** Edit the last message: it comes back to the box, and the next send replaces the last exchange. */
+  function startEditing() {
+    const last = lastMessages.findLast?.((message) => message.role === 'user');
+    const items = conversation.querySelectorAll('.message.user');
+    const text = last?.content ?? items[items.length - 1]?.querySelector('p')?.textContent;
+    if (sending || text === undefined) return;
+    editing = true;
+    document.body.dataset.editing = 'true';
+    giveBack(String(text));
+    input.focus();
+    bus.emit('notice', { text: 'Editing your last message: Enter sends it in its place, Esc cancels.' });
+  }
+
+  function stopEditing() {
+    editing = false;
+    document.body.dataset.editing = 'false';
+  }
+
+  /** Forgets the conversation on the service (New conversation, once its undo time is over). */
+  async function forget() {
+    const clear = pendingClear;
+    pendingClear = undefined;
+    clearTimeout(clear?.timer);
+    clear?.notice.remove();
     try {
-      const { response, body } = await getJson('/api/history');
-      if (!response.ok || !Array.isArray(body.messages)) return;
-      conversation.replaceChildren();
-      for (const { role, content } of body.messages) say(role === 'user' ? 'user' : 'bot', String(content));
-    } catch {
-      // No history to show is no reason to stop the page.
+      const { response, body } = await getJson('/api/history', { method: 'DELETE' });
+      if (!response.ok) throw new Error(body.error);
+      lastMessages = [];
+    } catch (error) {
+      if (clear) conversation.replaceChildren(...clear.items);
+      say('error', `The conversation could not be forgotten${error?.message ? `: ${error.message}` : ''}.`);
     }
   }
 
-  bus.on('send', async ({ text }) => {
+  bus.on('send', async ({ text, redo }) => {
+    if (sending) return;
     sending = true;
     bus.emit('sending', true);
-    say('user', text);
+    if (pendingClear) await forget();
+    const mode = redo ?? (editing ? 'edit' : undefined);
+    stopEditing();
+    for (const button of conversation.querySelectorAll('.redo')) button.remove();
+    const bubbles = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
+    if (mode === 'regenerate') bubbles.at(-1)?.remove();
+    if (mode === 'edit') for (const item of bubbles.slice(-2)) item.remove();
+    if (mode !== 'regenerate') say('user', text);
+    let stale = true;
     try {
-      await chat(text);
+      stale = await chat(text, mode);
     } finally {
       sending = false;
       bus.emit('sending', false);
     }
+    // A regenerate, an edit or a reply that did not end normally: the history says how it is kept.
+    if (stale) await refresh();
+    else placeRedoButtons();
   });
 
   bus.on('notice', ({ text }) => say('error', text));
 
-  // The stream itself says when the reply has stopped (event: error).
+  // Stops this tab's own reply; the stream itself says when it has stopped (event: error).
   bus.on('stop', () => {
-    fetch('/api/chat/stop', { method: 'POST', cache: 'no-store' }).catch(() => undefined);
+    fetch('/api/chat/stop', {
+      method: 'POST',
+      cache: 'no-store',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ownTurn ? { turn: ownTurn } : {}),
+    }).catch(() => undefined);
+  });
+
+  // The feed: the turns running when it (re)connects, then what the visitor's tabs do.
+  bus.on('feed', ({ event, data }) => {
+    if (event === 'running') {
+      // Followed turns missed frames while the feed was away, their end perhaps: read from the last shown.
+      for (const turn of followed.keys()) catchUp(turn);
+      void refresh().then(() => {
+        const shown = new Set(lastMessages.map((message) => message.turn).filter(Boolean));
+        for (const turn of data.turns ?? []) {
+          if (shown.has(turn.id) || ownTurns.has(turn.id) || followed.has(turn.id)) continue;
+          followElsewhere(turn);
+          catchUp(turn.id);
+        }
+      });
+    } else if (event === 'turn') followElsewhere(data);
+    else if (event === 'frame') deliver(data.turn, data.id, data.event, data.data);
+    else if (event === 'cleared' && !pendingClear && !sending) {
+      conversation.replaceChildren();
+      lastMessages = [];
+    }
   });
 
   bus.on('started', () => {
-    if (historyShown) return;
-    historyShown = true;
-    void showHistory();
+    if (started) return;
+    started = true;
+    void refresh();
   });
 
-  newConversation.addEventListener('click', async () => {
-    if (sending) return;
-    try {
-      const { response, body } = await getJson('/api/history', { method: 'DELETE' });
-      if (!response.ok) throw new Error(body.error);
-      conversation.replaceChildren();
-      bus.emit('cleared');
-    } catch (error) {
-      say('error', `The conversation could not be forgotten${error?.message ? `: ${error.message}` : ''}.`);
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    if (ownTurn) bus.emit('stop');
+    else if (editing) {
+      stopEditing();
+      giveBack('');
     }
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowUp' && input.value === '' && !event.shiftKey) {
+      event.preventDefault();
+      startEditing();
+    }
+  });
+
+  newConversation.addEventListener('click', () => {
+    if (sending || pendingClear) return;
+    const items = [...conversation.children];
+    conversation.replaceChildren();
+    const notice = document.createElement('p');
+    notice.className = 'undo-clear';
+    notice.setAttribute('role', 'status');
+    notice.textContent = 'Conversation cleared. ';
+    const undo = document.createElement('button');
+    undo.type = 'button';
+    undo.className = 'secondary';
+    undo.textContent = 'Undo';
+    notice.append(undo);
+    conversation.after(notice);
+    const timer = setTimeout(() => void forget(), UNDO_MS);
+    pendingClear = { items, notice, timer };
+    undo.addEventListener('click', () => {
+      if (pendingClear === undefined) return;
+      clearTimeout(pendingClear.timer);
+      conversation.replaceChildren(...pendingClear.items);
+      pendingClear.notice.remove();
+      pendingClear = undefined;
+      newConversation.focus();
+    });
+    undo.focus();
+    bus.emit('cleared');
+  });
+  // Leaving during the undo time: the conversation is forgotten as asked.
+  window.addEventListener('pagehide', () => {
+    if (pendingClear) fetch('/api/history', { method: 'DELETE', keepalive: true }).catch(() => undefined);
   });
 }

@@ -7,7 +7,8 @@ import { roundEmotions } from '../emotions/model.js';
 import { withinDeadline } from '../providers/deadline.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
 import type { SessionKey } from '../bus/events.js';
-import type { ConversationStore, ConversationTurn } from '../conversations/conversation-store.js';
+import { lastExchange, untimed, type ConversationStore, type ConversationTurn } from '../conversations/conversation-store.js';
+import { isoStamps, type Clock } from '../runtime/clock.js';
 import type { ChatCompletionMessageParam as ChatMessage } from 'openai/resources/chat/completions';
 import { publishLate } from '../bus/publish-late.js';
 
@@ -22,6 +23,10 @@ export interface DialogueInput {
   readonly conversations: ConversationStore;
   /** Whether the dialogue remembers committed exchanges; not when the ledger commits them with the change (`keepsConversations`). */
   readonly remembers: boolean;
+  /** The mood the run starts from: a regenerate's prompt shows the mood as it is, no message having moved it. */
+  readonly initial: Emotions;
+  /** The time of a stopped or regenerated reply in the history. */
+  readonly clock: Clock;
   readonly fetch?: typeof fetch;
 }
 
@@ -45,11 +50,16 @@ class UnusableReplyError extends Error {
 /** An accepted message, known by its correlation id until its exchange is remembered or dropped. */
 interface Exchange {
   readonly session: SessionKey;
-  readonly message: string;
-  /** When the message was accepted: its time in the visitor's history. */
-  readonly at: string;
+  /** The message (a regenerate's: the last one, once the conversation was read). */
+  message: string;
+  /** When the message was accepted (a regenerate's: when the last one was): its time in the visitor's history. */
+  at: string;
   /** A streamed chat's own abort: the visitor may stop it alone (`chat.stop.requested`). */
   readonly stream?: AbortController;
+  readonly turn?: string;
+  readonly redo?: 'regenerate' | 'edit';
+  /** What the model has written so far: a stopped reply is kept as far as it came. */
+  partial: string;
   response?: string;
 }
 
@@ -86,6 +96,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   // visitor can stop it alone.
   const inFlight = new Set<AbortController>();
   const exchanges = new Map<string, Exchange>();
+  const stamp = isoStamps(input.clock);
 
   /** A JSON chat's reply: one completion, tried again while the chat's deadline leaves time. */
   async function completed(messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> {
@@ -106,7 +117,12 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
    * when the deadline passes). A try that fails before any piece was sent is retried as a JSON
    * chat's; after a piece, the visitor has seen part of a reply, so the failure is final.
    */
-  async function streamed(correlationId: string, messages: readonly ChatMessage[], call: AbortController): Promise<string> {
+  async function streamed(
+    correlationId: string,
+    exchange: Exchange,
+    messages: readonly ChatMessage[],
+    call: AbortController,
+  ): Promise<string> {
     let expired = false;
     const deadline = setTimeout(() => {
       expired = true;
@@ -126,6 +142,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
               const piece = chunk.choices?.[0]?.delta?.content;
               if (typeof piece !== 'string' || piece === '') continue;
               text += piece;
+              exchange.partial = text;
               sent = true;
               publishLate(bus, { type: 'chat.token', correlationId, text: piece });
             }
@@ -148,10 +165,34 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     }
   }
 
+  /**
+   * The prompt's conversation and the exchange's message: a regenerate or an edit answers in place
+   * of the last exchange, so the model sees the conversation before it (a regenerate's message is
+   * the last one). `undefined` when there is no last exchange to redo.
+   */
+  async function promptOf(exchange: Exchange): Promise<readonly ConversationTurn[] | undefined> {
+    if (exchange.redo === undefined) return conversations.history(exchange.session);
+    const turns = await conversations.messages(exchange.session);
+    const last = lastExchange(turns);
+    if (last === undefined) return undefined;
+    if (exchange.redo === 'regenerate') {
+      exchange.message = last.message;
+      exchange.at = last.at;
+    }
+    return untimed(turns.slice(0, -2));
+  }
+
+  /** Keeps an exchange the visitor sees but the mood did not take: a regenerate's, or a stopped reply's. */
+  function rememberUncommitted(exchange: Exchange, reply: string, stopped: boolean): Promise<void> {
+    const { session, message, at, turn, redo } = exchange;
+    const marks = { ...(turn === undefined ? {} : { turn }), ...(stopped ? { stopped } : {}), replace: redo !== undefined };
+    return conversations.remember(session, message, reply, { message: at, reply: stamp() }, marks);
+  }
+
   async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
-    let history: readonly ConversationTurn[];
+    let history: readonly ConversationTurn[] | undefined;
     try {
-      history = await conversations.history(exchange.session);
+      history = await promptOf(exchange);
     } catch (error) {
       exchanges.delete(correlationId);
       publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
@@ -159,6 +200,11 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     }
     // Stopped (or the actor stopped) while the history was read: the model is not asked.
     if (exchange.stream?.signal.aborted) return;
+    if (history === undefined) {
+      exchanges.delete(correlationId);
+      publishLate(bus, { type: 'dialogue.nothing.to.redo', correlationId });
+      return;
+    }
     const messages: ChatMessage[] = [
       { role: 'system', content: systemPrompt(emotions) },
       ...history,
@@ -167,11 +213,22 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     const call = exchange.stream ?? new AbortController();
     inFlight.add(call);
     try {
-      const text = exchange.stream ? await streamed(correlationId, messages, call) : await completed(messages, call.signal);
+      const text = exchange.stream ? await streamed(correlationId, exchange, messages, call) : await completed(messages, call.signal);
       const response = text.trim();
       if (response === '') throw new UnusableReplyError(`model ${provider.model} returned an empty reply`);
       exchange.response = response;
-      if (!call.signal.aborted) publishLate(bus, { type: 'dialogue.replied', correlationId, response });
+      if (call.signal.aborted) return;
+      // A regenerate commits nothing to the mood: its exchange is kept now, before the reply goes out.
+      if (exchange.redo === 'regenerate') {
+        exchanges.delete(correlationId);
+        try {
+          await rememberUncommitted(exchange, response, false);
+        } catch (error) {
+          publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
+          return;
+        }
+      }
+      publishLate(bus, { type: 'dialogue.replied', correlationId, response });
     } catch (error) {
       // A stopped call was answered by the stop itself; a call aborted by the actor's stop has nobody to tell.
       if (call.signal.aborted && !(error instanceof StreamTimeoutError)) return;
@@ -188,51 +245,79 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     }
   }
 
-  /** Stops the session's streamed replies that the model is still writing; returns how many. */
-  function stop(session: SessionKey): number {
-    let stopped = 0;
+  /**
+   * Stops the session's streamed replies that the model is still writing (one turn, or all); each
+   * is kept in the history as far as it came, marked stopped, before its chat hears of the stop.
+   * Resolves with how many were.
+   */
+  async function stop(session: SessionKey, turn: string | undefined): Promise<number> {
+    const stopping: Promise<void>[] = [];
     for (const [correlationId, exchange] of exchanges) {
       if (exchange.session !== session || exchange.stream === undefined || exchange.response !== undefined) continue;
+      if (turn !== undefined && exchange.turn !== turn) continue;
       exchanges.delete(correlationId);
       exchange.stream.abort();
-      stopped += 1;
-      bus.publish({ type: 'dialogue.stopped', correlationId });
+      // A regenerate stopped before its message was read has nothing to keep.
+      const kept =
+        exchange.redo === 'regenerate' && exchange.message === ''
+          ? Promise.resolve()
+          : rememberUncommitted(exchange, exchange.partial, true);
+      stopping.push(
+        kept
+          .catch(() => undefined)
+          .then(() => {
+            publishLate(bus, { type: 'dialogue.stopped', correlationId });
+          }),
+      );
     }
-    return stopped;
+    await Promise.all(stopping);
+    return stopping.length;
   }
 
   const subscription = new Subscription();
+  let mood = input.initial;
   subscription.add(
-    bus
-      .on('chat.accepted')
-      .subscribe(({ correlationId, message, session, stream, at }) =>
-        exchanges.set(correlationId, { session, message, at, ...(stream ? { stream: new AbortController() } : {}) }),
-      ),
+    bus.on('chat.accepted').subscribe(({ correlationId, message, session, stream, at, turn, redo }) => {
+      const exchange: Exchange = {
+        session,
+        message,
+        at,
+        partial: '',
+        ...(stream ? { stream: new AbortController() } : {}),
+        ...(turn === undefined ? {} : { turn }),
+        ...(redo === undefined ? {} : { redo }),
+      };
+      exchanges.set(correlationId, exchange);
+      // A regenerate's message was scored when it was first sent: its prompt shows the mood as it is.
+      if (redo === 'regenerate') void reply(correlationId, exchange, mood);
+    }),
   );
   subscription.add(
     bus.on('sentiment.analyzed').subscribe(({ correlationId, preview }) => {
       const exchange = exchanges.get(correlationId);
-      if (exchange) void reply(correlationId, exchange, preview);
+      if (exchange && exchange.redo !== 'regenerate') void reply(correlationId, exchange, preview);
     }),
   );
   subscription.add(
-    bus.on('mood.changed').subscribe(({ change, at }) => {
+    bus.on('mood.changed').subscribe(({ change, at, emotions }) => {
+      mood = emotions;
       if (change.kind !== 'chat') return;
       const { correlationId } = change;
       const exchange = exchanges.get(correlationId);
       if (exchange?.response === undefined) return;
       exchanges.delete(correlationId);
       if (!input.remembers) return;
+      const marks = { ...(exchange.turn === undefined ? {} : { turn: exchange.turn }), replace: exchange.redo === 'edit' };
       // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
       conversations
-        .remember(exchange.session, exchange.message, exchange.response, { message: exchange.at, reply: at })
+        .remember(exchange.session, exchange.message, exchange.response, { message: exchange.at, reply: at }, marks)
         .catch(() => undefined);
     }),
   );
   subscription.add(bus.on('chat.rejected').subscribe(({ correlationId }) => exchanges.delete(correlationId)));
   subscription.add(
-    bus.on('chat.stop.requested').subscribe(({ correlationId, session }) => {
-      bus.publish({ type: 'chat.stop.answered', correlationId, stopped: stop(session) });
+    bus.on('chat.stop.requested').subscribe(({ correlationId, session, turn }) => {
+      void stop(session, turn).then((stopped) => publishLate(bus, { type: 'chat.stop.answered', correlationId, stopped }));
     }),
   );
   return () => {

@@ -42,8 +42,8 @@ export const frontDesk = fromCallback<EventObject, FrontDeskInput>(({ input: { b
     }),
   );
   subscription.add(
-    bus.on('chat.requested').subscribe(({ correlationId, message, session, stream }) => {
-      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session, stream });
+    bus.on('chat.requested').subscribe(({ correlationId, message, session, stream, turn, redo }) => {
+      if (phase === 'ready') bus.publish({ type: 'chat.accepted', correlationId, message, session, stream, turn, redo });
       else bus.publish({ type: 'chat.rejected', correlationId, ...phaseRejection(phase) });
     }),
   );

@@ -63,6 +63,9 @@ export interface SystemContext {
 
 export type SystemEvent = { type: 'START' } | { type: 'STOP_DRIFT' } | { type: 'PROVIDER_FAILED'; reason: string };
 
+/** Beyond the model's own deadline: the commit of a reply that came at the last moment, and the bus. */
+const DRAIN_MARGIN_MS = 5000;
+
 /** The phase a client sees for a machine state. */
 export function phaseOf(snapshot: { matches(state: 'ready' | 'keyMissing' | 'failed'): boolean }): SystemPhase {
   if (snapshot.matches('ready')) return 'ready';
@@ -109,6 +112,15 @@ export function createSystemMachine(services: SystemServices) {
   let appraisalModel: AppraisalModel | undefined;
   /** Writes the state before a fatal exit; a write that hangs must not keep the process alive. */
   const flushState = fromPromise<unknown>(() => requestFlush(services.bus));
+  /**
+   * Lets the chats in flight end before a fatal exit, within one chat's deadline (the model's time
+   * and the commit's); the chat actor refuses those still going then. The bus request's own bound
+   * is a safety net: a drain that never answers must not keep the process alive.
+   */
+  const drainChats = fromPromise<unknown>(() => {
+    const withinMs = services.config.providerTimeoutMs + DRAIN_MARGIN_MS;
+    return services.bus.request({ type: 'chat.drain.requested', withinMs }, 'chat.drained', withinMs + DRAIN_MARGIN_MS);
+  });
   /**
    * The state that checks one provider's key (the primary's, or the secondary's when it is another
    * provider). The provider is read when the state runs: `hub machine` builds the machine without services.
@@ -164,6 +176,7 @@ export function createSystemMachine(services: SystemServices) {
       dialogue: dialogueActor,
       drift: driftActor,
       dialogueWatch,
+      drainChats,
       flushState,
     },
     guards: {
@@ -197,7 +210,9 @@ export function createSystemMachine(services: SystemServices) {
       },
       logFailure: ({ context }) => {
         const failure = failureOf(context);
-        services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1`);
+        // Chats can be in flight only once the actors have started.
+        const after = context.started ? ' once the chats in flight have ended' : '';
+        services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1${after}`);
       },
       // A warning, so that it shows whatever DEBUG says: with ON_MODEL_FAILURE=stay nothing else
       // tells the operator what the provider answered.
@@ -407,18 +422,21 @@ export function createSystemMachine(services: SystemServices) {
               spawnChild('chat', {
                 id: 'chat',
                 systemId: 'chat',
-                input: () => ({
+                input: ({ context }) => ({
                   bus: services.bus,
                   ledger: services.ledger,
                   clock: services.clock,
                   onModelFailure: services.config.onModelFailure,
+                  initial: context.store!.state,
                 }),
               }),
               spawnChild('dialogue', {
                 id: 'dialogue',
                 systemId: 'dialogue',
-                input: () => ({
+                input: ({ context }) => ({
                   bus: services.bus,
+                  initial: context.store!.state.emotions,
+                  clock: services.clock,
                   provider: services.config.secondary,
                   timeoutMs: services.config.providerTimeoutMs,
                   maxRetries: services.dialogueRetries ?? 2,
@@ -469,13 +487,25 @@ export function createSystemMachine(services: SystemServices) {
         entry: [{ type: 'announcePhase', params: { phase: 'keyMissing' } }],
       },
       failed: {
-        description: 'A component failed: one log line, the state flushed if the actors ran, exit status 1.',
-        entry: ['announceFailure', 'stopDrift', 'sealLedger', 'logFailure'],
+        description:
+          'A component failed: one log line, new chats refused, the chats in flight let end, the state flushed if the actors ran, exit status 1.',
+        entry: ['announceFailure', 'stopDrift', 'logFailure'],
         initial: 'deciding',
         states: {
           deciding: {
-            description: 'Flushes first when the actors ran, then exits.',
-            always: [{ guard: 'componentsStarted', target: 'flushing' }, { target: 'exiting' }],
+            description: 'Drains and flushes first when the actors ran, then exits.',
+            always: [
+              { guard: 'componentsStarted', target: 'draining' },
+              { target: 'exiting', actions: 'sealLedger' },
+            ],
+          },
+          draining: {
+            description: 'New chats get 503; the chats in flight run to their end, within one chat deadline.',
+            invoke: {
+              src: 'drainChats',
+              onDone: { target: 'flushing', actions: 'sealLedger' },
+              onError: { target: 'flushing', actions: 'sealLedger' },
+            },
           },
           flushing: {
             description: 'Asks the persistence actor to write the state (at most 5 s).',

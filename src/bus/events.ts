@@ -89,6 +89,13 @@ const ChatMessageFields = {
   session: SessionKeySchema,
   /** A streamed chat: the dialogue publishes the reply's pieces as `chat.token` while the model writes it. */
   stream: Type.Optional(Type.Boolean()),
+  /** A streamed chat's turn (its `Turn-Id`): what a stop by turn names, and what the history entry keeps. */
+  turn: Type.Optional(Type.String()),
+  /**
+   * Redoes the visitor's last exchange instead of adding one: `regenerate` a new reply to the same
+   * message (the mood does not move), `edit` a new message in its place (the mood moves by it).
+   */
+  redo: Type.Optional(Type.Enum(['regenerate', 'edit'])),
 };
 
 export const ChatRequestedSchema = Event('chat.requested', ChatMessageFields);
@@ -102,8 +109,12 @@ export type ChatAccepted = Readonly<Static<typeof ChatAcceptedSchema>>;
 export const ChatTokenSchema = Event('chat.token', { correlationId, text: Type.String() });
 export type ChatToken = Readonly<Static<typeof ChatTokenSchema>>;
 
-/** A visitor asks to stop its streamed replies in flight (`POST /api/chat/stop`). */
-export const ChatStopRequestedSchema = Event('chat.stop.requested', { correlationId, session: SessionKeySchema });
+/** A visitor asks to stop its streamed replies in flight (`POST /api/chat/stop`): one turn, or every one without `turn`. */
+export const ChatStopRequestedSchema = Event('chat.stop.requested', {
+  correlationId,
+  session: SessionKeySchema,
+  turn: Type.Optional(Type.String()),
+});
 export type ChatStopRequested = Readonly<Static<typeof ChatStopRequestedSchema>>;
 
 /** The answer to `chat.stop.requested`: how many replies were stopped (0 when none was in flight). */
@@ -116,15 +127,19 @@ export const ChatRepliedSchema = Event('chat.replied', {
   avatarShape: AvatarShapeSchema,
   /** Unrounded; the HTTP layer rounds. */
   emotions: EmotionsSchema,
-  /** How the message read: the streamed `done` frame shows it to the visitor who wrote it (the JSON body keeps the seed's fields). */
-  appraisal: AppraisalSchema,
+  /**
+   * How the message read: the streamed `done` frame shows it to the visitor who wrote it (the JSON
+   * body keeps the seed's fields). None for a regenerate, whose message is not read again.
+   */
+  appraisal: Type.Optional(AppraisalSchema),
 });
 export type ChatReplied = Readonly<Static<typeof ChatRepliedSchema>>;
 
 /**
  * Why a chat request got no reply: the system's phase (`initializing`, `missing_llm_key`,
  * `system_failed`), the provider failing or timing out, the mood ledger or the conversation
- * store refusing (`unavailable`), or the visitor stopping its streamed reply (`stopped`).
+ * store refusing (`unavailable`), the visitor stopping its streamed reply (`stopped`), or a
+ * regenerate or edit with no exchange to redo (`nothing_to_redo`).
  */
 export const ChatRejectionSchema = Type.Enum([
   'initializing',
@@ -134,6 +149,7 @@ export const ChatRejectionSchema = Type.Enum([
   'provider_timeout',
   'unavailable',
   'stopped',
+  'nothing_to_redo',
 ]);
 export type ChatRejection = Static<typeof ChatRejectionSchema>;
 
@@ -143,6 +159,21 @@ export const ChatRejectedSchema = Event('chat.rejected', {
   error: Type.String(),
 });
 export type ChatRejected = Readonly<Static<typeof ChatRejectedSchema>>;
+
+/**
+ * The system failed (a model failure under `ON_MODEL_FAILURE=exit`) and asks the chat actor to let
+ * the chats in flight end, within `withinMs`; the ones still going then are refused.
+ */
+export const ChatDrainRequestedSchema = Event('chat.drain.requested', { correlationId, withinMs: Type.Integer({ minimum: 0 }) });
+export type ChatDrainRequested = Readonly<Static<typeof ChatDrainRequestedSchema>>;
+
+/** Every chat that was in flight has its answer: `ended` ran to their end, `cut` were refused at the deadline. */
+export const ChatDrainedSchema = Event('chat.drained', {
+  correlationId,
+  ended: Type.Integer({ minimum: 0 }),
+  cut: Type.Integer({ minimum: 0 }),
+});
+export type ChatDrained = Readonly<Static<typeof ChatDrainedSchema>>;
 
 // ── status (HTTP boundary) ──────────────────────────────────────────────────
 export const StatusRequestedSchema = Event('status.requested', { correlationId });
@@ -243,12 +274,24 @@ export type DialogueUnavailable = Readonly<Static<typeof DialogueUnavailableSche
 export const DialogueStoppedSchema = Event('dialogue.stopped', { correlationId });
 export type DialogueStopped = Readonly<Static<typeof DialogueStoppedSchema>>;
 
+/** A regenerate or an edit found no exchange in the visitor's conversation to redo: the model was not asked. */
+export const DialogueNothingToRedoSchema = Event('dialogue.nothing.to.redo', { correlationId });
+export type DialogueNothingToRedo = Readonly<Static<typeof DialogueNothingToRedoSchema>>;
+
 // ── history (HTTP boundary) ─────────────────────────────────────────────────
 /** One remembered turn as the visitor sees it: who said it, what, and when. */
 export const HistoryMessageSchema = Type.Object({
   role: Type.Enum(['user', 'assistant']),
   content: Type.String(),
   at: Iso8601Schema,
+  /** The streamed turn it came from (its `Turn-Id`). */
+  turn: Type.Optional(Type.String()),
+  /** A reply the visitor stopped, kept as far as it came. */
+  stopped: Type.Optional(Type.Boolean()),
+  /** Earlier versions, replaced by a regenerate or an edit, oldest first. */
+  alternatives: Type.Optional(
+    Type.Array(Type.Object({ content: Type.String(), at: Iso8601Schema, stopped: Type.Optional(Type.Boolean()) })),
+  ),
 });
 export type HistoryMessage = Static<typeof HistoryMessageSchema>;
 
@@ -298,6 +341,8 @@ export const EVENT_SCHEMAS = {
   'chat.token': ChatTokenSchema,
   'chat.stop.requested': ChatStopRequestedSchema,
   'chat.stop.answered': ChatStopAnsweredSchema,
+  'chat.drain.requested': ChatDrainRequestedSchema,
+  'chat.drained': ChatDrainedSchema,
   'status.requested': StatusRequestedSchema,
   'status.reported': StatusReportedSchema,
   'emotions.loaded': EmotionsLoadedSchema,
@@ -309,6 +354,7 @@ export const EVENT_SCHEMAS = {
   'dialogue.failed': DialogueFailedSchema,
   'dialogue.unavailable': DialogueUnavailableSchema,
   'dialogue.stopped': DialogueStoppedSchema,
+  'dialogue.nothing.to.redo': DialogueNothingToRedoSchema,
   'history.requested': HistoryRequestedSchema,
   'history.reported': HistoryReportedSchema,
   'persistence.flush.requested': PersistenceFlushRequestedSchema,

@@ -4,10 +4,35 @@ export interface ConversationTurn {
   readonly content: string;
 }
 
-/** A remembered turn as the visitor sees it (`GET /api/history`): with the ISO 8601 time it was said. */
+/** An earlier version of a turn, replaced by a regenerate or an edit: shown to the visitor, never to the model. */
+export interface TurnVersion {
+  readonly content: string;
+  readonly at: string;
+  readonly stopped?: boolean;
+}
+
+/**
+ * A remembered turn as the visitor sees it (`GET /api/history`): with the ISO 8601 time it was said,
+ * the streamed turn it came from, whether the reply was stopped, and its earlier versions.
+ */
 export interface TimedTurn extends ConversationTurn {
   readonly at: string;
+  readonly turn?: string;
+  readonly stopped?: boolean;
+  readonly alternatives?: TurnVersion[];
 }
+
+/** How an exchange is remembered beyond its text: its turn, a stopped reply, or in place of the last exchange. */
+export interface ExchangeMarks {
+  readonly turn?: string;
+  /** The visitor stopped the reply: it is kept as far as it came, and committed nothing to the mood. */
+  readonly stopped?: boolean;
+  /** A regenerate or an edit: the last exchange is replaced, its versions kept in `alternatives`. */
+  readonly replace?: boolean;
+}
+
+/** Earlier versions kept per turn: the oldest go first beyond it. */
+export const MAX_ALTERNATIVES = 10;
 
 /** When each side of an exchange was said: the message when it was accepted, the reply when it committed. */
 export interface ExchangeTimes {
@@ -22,16 +47,52 @@ export const DEFAULT_MEMORY_EXCHANGES = 10;
 export const UNKNOWN_TIME = new Date(0).toISOString();
 
 /** The exchange's two turns, timed, as every store keeps them. */
-export function exchangeTurns(message: string, reply: string, times?: ExchangeTimes): [TimedTurn, TimedTurn] {
+export function exchangeTurns(message: string, reply: string, times?: ExchangeTimes, marks: ExchangeMarks = {}): [TimedTurn, TimedTurn] {
+  const turn = marks.turn === undefined ? {} : { turn: marks.turn };
   return [
-    { role: 'user', content: message, at: times?.message ?? UNKNOWN_TIME },
-    { role: 'assistant', content: reply, at: times?.reply ?? UNKNOWN_TIME },
+    { role: 'user', content: message, at: times?.message ?? UNKNOWN_TIME, ...turn },
+    { role: 'assistant', content: reply, at: times?.reply ?? UNKNOWN_TIME, ...turn, ...(marks.stopped ? { stopped: true } : {}) },
   ];
 }
 
-/** The turns as the model gets them: the times stay here (a provider may refuse a field it does not know). */
+/** `turn`'s versions with `earlier` added when it is another version (the newest last, at most MAX_ALTERNATIVES). */
+function withVersion(earlier: TimedTurn, next: TimedTurn): TimedTurn {
+  const alternatives = [...(earlier.alternatives ?? [])];
+  if (earlier.content !== next.content || earlier.at !== next.at || earlier.stopped !== next.stopped) {
+    alternatives.push({ content: earlier.content, at: earlier.at, ...(earlier.stopped ? { stopped: true } : {}) });
+  }
+  const kept = alternatives.slice(-MAX_ALTERNATIVES);
+  return kept.length === 0 ? next : { ...next, alternatives: kept };
+}
+
+/**
+ * The conversation with one more exchange, or (`marks.replace`, a regenerate or an edit) with the
+ * exchange in place of the last one, whose message and reply become earlier versions of the new ones.
+ * A replace with no last exchange adds it.
+ */
+export function addExchange(
+  turns: readonly TimedTurn[],
+  exchange: { readonly message: string; readonly reply: string; readonly times?: ExchangeTimes },
+  marks: ExchangeMarks = {},
+): readonly TimedTurn[] {
+  const [user, assistant] = exchangeTurns(exchange.message, exchange.reply, exchange.times, marks);
+  const last = turns.slice(-2);
+  if (!marks.replace || last[0]?.role !== 'user' || last[1]?.role !== 'assistant') return [...turns, user, assistant];
+  return [...turns.slice(0, -2), withVersion(last[0], user), withVersion(last[1], assistant)];
+}
+
+/** The last exchange's message and its time, which a regenerate answers again; none in an empty conversation. */
+export function lastExchange(turns: readonly TimedTurn[]): { readonly message: string; readonly at: string } | undefined {
+  const [user, assistant] = turns.slice(-2);
+  return user?.role === 'user' && assistant?.role === 'assistant' ? { message: user.content, at: user.at } : undefined;
+}
+
+/**
+ * The turns as the model gets them: the times and versions stay here (a provider may refuse a field
+ * it does not know); a reply stopped before its first piece leaves no empty assistant turn.
+ */
 export function untimed(turns: readonly TimedTurn[]): ConversationTurn[] {
-  return turns.map(({ role, content }) => ({ role, content }));
+  return turns.flatMap(({ role, content }) => (role === 'assistant' && content === '' ? [] : [{ role, content }]));
 }
 
 /**
@@ -44,8 +105,8 @@ export interface ConversationStore {
   history(sessionId: string): Promise<readonly ConversationTurn[]>;
   /** The same turns with the time each was said, for the visitor. */
   messages(sessionId: string): Promise<readonly TimedTurn[]>;
-  /** Records one exchange of the session, forgetting the oldest beyond the bound. */
-  remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void>;
+  /** Records one exchange of the session (or in place of the last one, `marks.replace`), forgetting the oldest beyond the bound. */
+  remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes, marks?: ExchangeMarks): Promise<void>;
   /** Forgets the session's conversation: its next message starts afresh. */
   forget(sessionId: string): Promise<void>;
   /** Releases timers and connections. */

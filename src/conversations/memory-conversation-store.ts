@@ -1,5 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ExchangeTimes, type TimedTurn } from './conversation-store.js';
+import {
+  DEFAULT_MEMORY_EXCHANGES,
+  type ConversationStore,
+  type ExchangeMarks,
+  type ExchangeTimes,
+  type TimedTurn,
+} from './conversation-store.js';
 import { HeldConversations } from './held-conversations.js';
 import { conversationBytes, sessionCacheOptions, withExchange, type SessionBounds } from './session-bounds.js';
 
@@ -23,8 +29,8 @@ export class MemoryConversationStore extends HeldConversations implements Conver
     this.#maxTurns = 2 * (options.maxExchanges ?? DEFAULT_MEMORY_EXCHANGES);
   }
 
-  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
-    const turns = withExchange(this.sessions.get(sessionId) ?? [], { message, reply, times }, this.#maxTurns, this.#maxBytes);
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes, marks?: ExchangeMarks): Promise<void> {
+    const turns = withExchange(this.sessions.get(sessionId) ?? [], { message, reply, times, ...marks }, this.#maxTurns, this.#maxBytes);
     this.sessions.set(sessionId, turns);
   }
 

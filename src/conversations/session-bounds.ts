@@ -1,7 +1,7 @@
 import type { LRUCache } from 'lru-cache';
 import type { ChatConfig } from '../config/chat-config.js';
 import { epochMs, type Clock } from '../runtime/clock.js';
-import { exchangeTurns, type ConversationTurn, type ExchangeTimes, type TimedTurn } from './conversation-store.js';
+import { addExchange, type ConversationTurn, type ExchangeMarks, type ExchangeTimes, type TimedTurn } from './conversation-store.js';
 
 /** `MAX_SESSION_BYTES` when unset: the conversations' text, all sessions together. */
 export const DEFAULT_MAX_SESSION_BYTES = 64 * 2 ** 20;
@@ -18,10 +18,13 @@ export interface SessionBounds {
   readonly clock: Clock;
 }
 
-/** What a conversation counts against `MAX_SESSION_BYTES`: its text in UTF-8 (at least 1, as lru-cache wants). */
-export function conversationBytes(turns: readonly ConversationTurn[]): number {
+/** What a conversation counts against `MAX_SESSION_BYTES`: its text in UTF-8, earlier versions included (at least 1, as lru-cache wants). */
+export function conversationBytes(turns: readonly (ConversationTurn & Pick<TimedTurn, 'alternatives'>)[]): number {
   let bytes = 0;
-  for (const turn of turns) bytes += Buffer.byteLength(turn.content, 'utf8');
+  for (const turn of turns) {
+    bytes += Buffer.byteLength(turn.content, 'utf8');
+    for (const version of turn.alternatives ?? []) bytes += Buffer.byteLength(version.content, 'utf8');
+  }
   return Math.max(1, bytes);
 }
 
@@ -32,11 +35,11 @@ export function conversationBytes(turns: readonly ConversationTurn[]): number {
  */
 export function withExchange(
   turns: readonly TimedTurn[],
-  exchange: { readonly message: string; readonly reply: string; readonly times?: ExchangeTimes },
+  exchange: { readonly message: string; readonly reply: string; readonly times?: ExchangeTimes } & ExchangeMarks,
   maxTurns: number,
   maxBytes = DEFAULT_MAX_SESSION_BYTES,
 ): readonly TimedTurn[] {
-  let next = [...turns, ...exchangeTurns(exchange.message, exchange.reply, exchange.times)].slice(-maxTurns);
+  let next = addExchange(turns, exchange, exchange).slice(-maxTurns);
   while (next.length > 0 && conversationBytes(next) > maxBytes) next = next.slice(2);
   return next;
 }

@@ -7,6 +7,7 @@ import {
   UNKNOWN_TIME,
   type ConversationStore,
   type ConversationTurn,
+  type ExchangeMarks,
   type ExchangeTimes,
   type TimedTurn,
 } from '../conversations/conversation-store.js';
@@ -16,8 +17,13 @@ import { conversationBytes, sessionCacheOptions, withExchange, type SessionBound
 /** One session's record on disk: its turns, and when it last changed (the idle time counts from it after a restart). */
 export interface StoredConversation {
   /** Each with the time it was said; a record written before turns had times has none. */
-  readonly turns: readonly (ConversationTurn & { readonly at?: string })[];
+  readonly turns: readonly (ConversationTurn & Partial<Omit<TimedTurn, 'role' | 'content'>>)[];
   readonly touched: number;
+}
+
+/** A record's turns, each with a time (a record written before turns had times has none). */
+function timedTurns(record: StoredConversation): TimedTurn[] {
+  return record.turns.map((turn) => ({ ...turn, at: turn.at ?? UNKNOWN_TIME }));
 }
 
 export interface LmdbConversationStoreOptions extends SessionBounds {
@@ -54,8 +60,8 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
     this.#rebuild();
   }
 
-  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
-    this.#db.transactionSync(() => this.stage({ session: sessionId, message, reply, times }))();
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes, marks?: ExchangeMarks): Promise<void> {
+    this.#db.transactionSync(() => this.stage({ session: sessionId, message, reply, times, ...marks }))();
   }
 
   /** Forgets the conversation on disk first (a failed removal forgets nothing and says so), then in the index. */
@@ -68,10 +74,23 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
    * Writes the session's conversation with one more exchange, inside the caller's write
    * transaction; returns what to call once that transaction has committed (the index learns of it).
    */
-  stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes }): () => void {
+  stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes } & ExchangeMarks): () => void {
     const turns = withExchange(this.sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes);
     this.#db.putSync(session, { turns, touched: epochMs(this.#options.clock) });
     return () => this.sessions.set(session, turns);
+  }
+
+  /**
+   * Takes what is on disk now into the cache: under `hub serve --supervise`, the process that drained
+   * after a model failure wrote its last exchanges to the same database after this one had opened it.
+   * Every write goes through to disk, so the disk holds each session's latest conversation.
+   */
+  adoptDisk(): void {
+    // The latest commit, not the snapshot this process read last.
+    this.#db.resetReadTxn();
+    for (const { key, value } of this.#db.getRange()) {
+      this.sessions.set(key, timedTurns(value), { start: value.touched });
+    }
   }
 
   async close(): Promise<void> {
@@ -84,12 +103,7 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
     const sessions: { session: string; turns: readonly TimedTurn[]; touched: number }[] = [];
     for (const { key, value } of this.#db.getRange()) {
       if (now - value.touched > this.#options.idleMs) this.#db.remove(key).catch(() => undefined);
-      else
-        sessions.push({
-          session: key,
-          turns: value.turns.map((turn) => ({ ...turn, at: turn.at ?? UNKNOWN_TIME })),
-          touched: value.touched,
-        });
+      else sessions.push({ session: key, turns: timedTurns(value), touched: value.touched });
     }
     sessions.sort((a, b) => a.touched - b.touched);
     for (const { session, turns, touched } of sessions) this.sessions.set(session, turns, { start: touched });

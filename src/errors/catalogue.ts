@@ -38,6 +38,7 @@ export const ERRORS = {
     statusCode: 503,
     message: 'The system failed and is shutting down: chat is unavailable.',
     body: { status: 'error', is_initialized: false },
+    retryAfterSeconds: 5,
   },
   CHAT_UNAVAILABLE: {
     statusCode: 503,
@@ -67,6 +68,12 @@ export const ERRORS = {
   },
   // Only a streamed chat can be stopped, so only its `event: error` carries this; the status is for the table.
   CHAT_STOPPED: { statusCode: 409, message: 'The reply was stopped: this message changed nothing.' },
+  NOTHING_TO_REDO: { statusCode: 409, message: 'There is no last message to regenerate or edit: send a message first.' },
+  TURN_LOST: {
+    statusCode: 503,
+    message: 'The replica writing this reply stopped before it ended: the message changed nothing. Please send it again.',
+  },
+  TURN_NOT_FOUND: { statusCode: 404, message: 'No such turn: it ended a while ago, or it is not yours.' },
   HISTORY_UNAVAILABLE: { statusCode: 503, message: 'The conversation cannot be read or forgotten right now. Please try again.' },
   AVATAR_FAILED: {
     statusCode: 500,
@@ -111,6 +118,8 @@ export interface ErrorEntry {
   readonly message: string;
   /** Fields docs/specification.md#chat adds beside `error`. */
   readonly body?: Readonly<Record<string, string | boolean>>;
+  /** Sent as `Retry-After`: the answer is the state of the moment, and a retry that late finds it changed. */
+  readonly retryAfterSeconds?: number;
 }
 
 export type ErrorCode = keyof typeof ERRORS;

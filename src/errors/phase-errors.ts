@@ -61,6 +61,7 @@ const OTHER_REJECTIONS: Readonly<Record<Exclude<ChatRejection, PhaseReason>, Err
   provider_timeout: 'PROVIDER_TIMEOUT',
   unavailable: 'CHAT_UNAVAILABLE',
   stopped: 'CHAT_STOPPED',
+  nothing_to_redo: 'NOTHING_TO_REDO',
 };
 
 const PHASE_REJECTIONS = new Map<ChatRejection, ErrorCode>(

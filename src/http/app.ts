@@ -24,6 +24,10 @@ import { systemStatusRoutes } from './routes/system-status.js';
 import { newSessionSecret } from '../conversations/session-secret.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 import { vendorFiles } from './vendor-files.js';
+import { turnRoutes } from './routes/turns.js';
+import { VisitorFeed } from './visitor-feed.js';
+import { MemoryTurnLog } from '../turns/memory-turn-log.js';
+import type { TurnLog } from '../turns/turn-log.js';
 
 /** The page polls `GET /api/avatar` this often (docs/specification.md#the-page). */
 export const POLL_INTERVAL_MS = 1000;
@@ -52,6 +56,8 @@ export interface AppOptions {
   readonly sessionSecret?: string;
   /** Blanks the secrets out of an error body (a path or a message may quote one). */
   readonly redact?: (text: string) => string;
+  /** Where streamed turns are kept for a page that comes back: in-process by default, a replica's on Redis. Closed with the app. */
+  readonly turns?: TurnLog;
 }
 
 /** An event stream's heartbeat comment keeps proxies from closing a quiet stream. */
@@ -99,6 +105,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS },
     });
 
+  const turns = options.turns ?? new MemoryTurnLog();
+  const feed = new VisitorFeed();
+  app.addHook('onClose', async () => turns.close());
+
   const frameAncestors = config.frameAncestors ?? [];
   // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
   const cookiePolicy = { framable: frameAncestors.length > 0, trustForwardedProto: config.onSpace ?? false };
@@ -116,8 +126,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(fastifyCookie);
     const sessionSecret = options.sessionSecret ?? newSessionSecret();
     await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy, system, frameAncestors });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy });
-    await session.register(historyRoutes, { system, sessionSecret, cookiePolicy });
+    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy, turns, feed });
+    await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
+    await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
   });
   await app.register(eventsRoutes, { bus, system, bufferBytes: options.eventStreamBufferBytes });
   await app.register(avatarRoutes, { system });

@@ -66,6 +66,7 @@ export function installErrorHandling(
       // provider, already logged where they happen.
       if (mapped.statusCode === 500) request.log.error({ ...requestIdFor(request), err: error }, mapped.message);
       else request.log.debug({ code: mapped.code, reason: error.message }, mapped.message);
+      if (mapped.retryAfterSeconds !== undefined) reply.header('retry-after', String(mapped.retryAfterSeconds));
       const body = redactedBody(mapped.body, redact);
       if (mapped.code === 'NOT_FOUND' && wantsPage(request, notFoundPage))
         return answerNotFound(reply, notFoundPage, redact(pathOf(request)), body);

@@ -24,6 +24,8 @@ export class HttpError extends Error {
   override readonly name = 'HttpError';
   readonly statusCode: number;
   readonly body: ErrorBody;
+  /** `Retry-After`, in seconds, when the table gives one. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: HttpErrorCode,
@@ -33,6 +35,7 @@ export class HttpError extends Error {
     super(errorMessage(code, options.args), options.cause === undefined ? undefined : { cause: options.cause });
     this.statusCode = options.statusCode ?? entry.statusCode;
     this.body = { error: this.message, ...entry.body };
+    this.retryAfterSeconds = entry.retryAfterSeconds;
   }
 }
 

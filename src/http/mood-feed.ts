@@ -1,4 +1,7 @@
 import type { Bus } from '../bus/bus.js';
+import type { StatusReported } from '../bus/events.js';
+import { httpError } from './errors.js';
+import type { SystemClient } from './system-client.js';
 import type { EmotionState } from '../emotions/state.js';
 
 /**
@@ -11,4 +14,13 @@ export function subscribeToMood(bus: Bus, listener: (state: EmotionState) => voi
     .on('mood.changed')
     .subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => listener({ emotions, avatarShape, sentiment, lastUpdated }));
   return () => subscription.unsubscribe();
+}
+
+/** The mood as it is, for an event stream's first frame: a system that cannot say is the avatar's 500, before the stream opens. */
+export async function moodNow(system: SystemClient): Promise<StatusReported> {
+  try {
+    return await system.status();
+  } catch (cause) {
+    throw httpError('AVATAR_FAILED', { cause });
+  }
 }

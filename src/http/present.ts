@@ -89,7 +89,7 @@ export function chatBody(reply: ChatReplied) {
   };
 }
 
-/** A streamed chat's `done` frame: the seed's body, and how the message read (for the visitor who wrote it). */
+/** A streamed chat's `done` frame: the seed's body, and how the message read (for the visitor who wrote it; not for a regenerate). */
 export function doneFrameBody(reply: ChatReplied) {
-  return { ...chatBody(reply), appraisal: roundAppraisal(reply.appraisal) };
+  return reply.appraisal === undefined ? chatBody(reply) : { ...chatBody(reply), appraisal: roundAppraisal(reply.appraisal) };
 }

@@ -11,6 +11,15 @@ export interface SystemTimeouts {
 /** Receives each piece of a streamed reply, in order. */
 export type TokenListener = (text: string) => void;
 
+/** What a chat redoes, if anything: a new reply to the last message, or a new last message. */
+export type Redo = 'regenerate' | 'edit';
+
+/** A streamed chat's turn and what it redoes. */
+export interface ChatOptions {
+  readonly redo?: Redo;
+  readonly turn?: string;
+}
+
 /**
  * What the routes ask the actor system, over the bus and nothing else: the
  * HTTP layer never sees an actor, a provider or a file.
@@ -31,17 +40,26 @@ export class SystemClient {
     return this.#bus.request({ type: 'status.requested' }, 'status.reported', this.#timeouts.statusMs);
   }
 
-  chat(message: string, session: SessionKey): Promise<ChatReplied | ChatRejected> {
-    return this.#bus.request({ type: 'chat.requested', message, session }, ['chat.replied', 'chat.rejected'], this.#timeouts.chatMs);
+  chat(message: string, session: SessionKey, { redo }: ChatOptions = {}): Promise<ChatReplied | ChatRejected> {
+    return this.#bus.request(
+      { type: 'chat.requested', message, session, ...(redo ? { redo } : {}) },
+      ['chat.replied', 'chat.rejected'],
+      this.#timeouts.chatMs,
+    );
   }
 
   /** A streamed chat: `onToken` gets each piece of the reply (`chat.token`) until the reply or rejection comes. */
-  async chatStream(message: string, session: SessionKey, onToken: TokenListener): Promise<ChatReplied | ChatRejected> {
+  async chatStream(
+    message: string,
+    session: SessionKey,
+    onToken: TokenListener,
+    { redo, turn }: ChatOptions = {},
+  ): Promise<ChatReplied | ChatRejected> {
     const correlationId = this.#bus.newCorrelationId();
     this.#streams.set(correlationId, onToken);
     try {
       return await this.#bus.request(
-        { type: 'chat.requested', correlationId, message, session, stream: true },
+        { type: 'chat.requested', correlationId, message, session, stream: true, ...(turn ? { turn } : {}), ...(redo ? { redo } : {}) },
         ['chat.replied', 'chat.rejected'],
         this.#timeouts.chatMs,
       );
@@ -50,9 +68,13 @@ export class SystemClient {
     }
   }
 
-  /** Stops the visitor's streamed replies in flight; resolves with how many were. */
-  async stop(session: SessionKey): Promise<number> {
-    const answer = await this.#bus.request({ type: 'chat.stop.requested', session }, 'chat.stop.answered', this.#timeouts.statusMs);
+  /** Stops the visitor's streamed replies in flight (one turn, or all without `turn`); resolves with how many were. */
+  async stop(session: SessionKey, turn?: string): Promise<number> {
+    const answer = await this.#bus.request(
+      { type: 'chat.stop.requested', session, ...(turn === undefined ? {} : { turn }) },
+      'chat.stop.answered',
+      this.#timeouts.statusMs,
+    );
     return answer.stopped;
   }
 

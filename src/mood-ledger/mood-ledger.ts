@@ -1,12 +1,12 @@
 import type { MoodChange } from '../emotions/emotions.js';
 import type { MoodExplanation } from '../emotions/mood-journal.js';
 import type { EmotionState } from '../emotions/state.js';
-import type { ExchangeTimes } from '../conversations/conversation-store.js';
+import type { ExchangeMarks, ExchangeTimes } from '../conversations/conversation-store.js';
 
 export type { MoodChange } from '../emotions/emotions.js';
 
-/** A replied chat's exchange: what a ledger that keeps the conversations commits with the chat's change. */
-export interface ChatExchange {
+/** A replied chat's exchange: what a ledger that keeps the conversations commits with the chat's change (an edit's in place of the last). */
+export interface ChatExchange extends ExchangeMarks {
   readonly session: string;
   readonly message: string;
   readonly reply: string;

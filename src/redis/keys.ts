@@ -24,6 +24,14 @@ export interface RedisKeys {
   conversation(session: SessionKey): string;
   /** A handled webhook delivery, by its `Webhook-Id`. */
   webhookDelivery(webhookId: string): string;
+  /** A streamed turn's frames, a stream whose entry ids are `0-<frame id>`. */
+  turnFrames(turn: string): string;
+  /** A streamed turn's visitor (session key) and the replica writing it. */
+  turnOwner(turn: string): string;
+  /** The turns running on any replica: turn id → the replica writing it. */
+  readonly turnsRunning: string;
+  /** Set, with a short time to live, while the replica of that id is alive. */
+  replicaAlive(replica: string): string;
 }
 
 export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
@@ -36,5 +44,9 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
     sessionSecret: `${prefix}session:secret`,
     conversation: (session) => `${prefix}conversation:${session}`,
     webhookDelivery: (webhookId) => `${prefix}webhook-delivery:${webhookId}`,
+    turnFrames: (turn) => `${prefix}turn:${turn}`,
+    turnOwner: (turn) => `${prefix}turn:${turn}:owner`,
+    turnsRunning: `${prefix}turns:running`,
+    replicaAlive: (replica) => `${prefix}replica:${replica}:alive`,
   };
 }

@@ -1,13 +1,16 @@
 import type { Redis } from 'ioredis';
 import {
+  addExchange,
   DEFAULT_MEMORY_EXCHANGES,
   exchangeTurns,
   untimed,
   UNKNOWN_TIME,
   type ConversationStore,
   type ConversationTurn,
+  type ExchangeMarks,
   type ExchangeTimes,
   type TimedTurn,
+  type TurnVersion,
 } from '../conversations/conversation-store.js';
 import { execAll, unavailable } from './connection.js';
 import type { RedisKeys } from './keys.js';
@@ -33,6 +36,39 @@ function isTurn(value: unknown): value is ConversationTurn {
   const turn = value as ConversationTurn;
   return (turn?.role === 'user' || turn?.role === 'assistant') && typeof turn.content === 'string';
 }
+
+function isVersion(value: unknown): value is TurnVersion {
+  const version = value as TurnVersion;
+  return typeof version?.content === 'string' && typeof version.at === 'string';
+}
+
+/** A stored turn as the visitor gets it: a field this version cannot read is left out (a turn an older version stored has no time). */
+function readTurn(turn: ConversationTurn & Record<string, unknown>): TimedTurn {
+  const { turn: id, stopped, alternatives } = turn;
+  return {
+    role: turn.role,
+    content: turn.content,
+    at: typeof turn.at === 'string' ? turn.at : UNKNOWN_TIME,
+    ...(typeof id === 'string' ? { turn: id } : {}),
+    ...(stopped === true ? { stopped } : {}),
+    ...(Array.isArray(alternatives) ? { alternatives: alternatives.filter(isVersion) } : {}),
+  };
+}
+
+/** The stored turns the visitor gets, oldest first; a turn this version cannot read is left out rather than failing the visitor's chat. */
+function readTurns(items: readonly string[]): TimedTurn[] {
+  return items.flatMap((item) => {
+    try {
+      const turn: unknown = JSON.parse(item);
+      return isTurn(turn) ? [readTurn(turn as ConversationTurn & Record<string, unknown>)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Tries of a replace whose list another replica keeps writing. */
+const REPLACE_ATTEMPTS = 5;
 
 /**
  * Conversations on Redis, so a visitor can land on any replica: one list per session of its
@@ -63,24 +99,14 @@ export class RedisConversationStore implements ConversationStore {
       await this.#replaceForeign(key);
       return [];
     }
-    // A turn this version cannot read is left out rather than failing the visitor's chat.
-    return items.flatMap((item) => {
-      try {
-        const turn: unknown = JSON.parse(item);
-        if (!isTurn(turn)) return [];
-        // A turn an older version stored has no time.
-        const at = typeof (turn as Partial<TimedTurn>).at === 'string' ? (turn as TimedTurn).at : UNKNOWN_TIME;
-        return [{ role: turn.role, content: turn.content, at }];
-      } catch {
-        return [];
-      }
-    });
+    return readTurns(items);
   }
 
-  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes): Promise<void> {
+  async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes, marks: ExchangeMarks = {}): Promise<void> {
+    if (marks.replace) return this.#replaceLast(sessionId, { message, reply, times }, marks);
     const { client, keys, idleMs } = this.#options;
     const key = keys.conversation(sessionId);
-    const turns = exchangeTurns(message, reply, times);
+    const turns = exchangeTurns(message, reply, times, marks);
     const append = () =>
       execAll(
         client
@@ -118,6 +144,37 @@ export class RedisConversationStore implements ConversationStore {
       });
     if (typeof removed === 'string')
       logger?.warn({ key, type: removed }, `a conversation key held a ${removed}, not a list: removed, the conversation starts again`);
+  }
+
+  /**
+   * A regenerate's or an edit's exchange in place of the last one: the list is read, changed and
+   * written back in one transaction, made again if another replica wrote the list meanwhile.
+   */
+  async #replaceLast(
+    sessionId: string,
+    exchange: { readonly message: string; readonly reply: string; readonly times?: ExchangeTimes },
+    marks: ExchangeMarks,
+  ): Promise<void> {
+    const { client, keys, idleMs } = this.#options;
+    const key = keys.conversation(sessionId);
+    try {
+      for (let attempt = 0; attempt < REPLACE_ATTEMPTS; attempt += 1) {
+        await client.watch(key);
+        // Read outside a MULTI: its EXEC would end the watch.
+        const turns = addExchange(readTurns(await client.lrange(key, 0, -1)), exchange, marks).slice(-this.#maxTurns);
+        const written = await client
+          .multi()
+          .del(key)
+          .rpush(key, ...turns.map((turn) => JSON.stringify(turn)))
+          .pexpire(key, idleMs)
+          .exec();
+        if (written !== null) return;
+      }
+    } catch (error) {
+      await client.unwatch().catch(() => undefined);
+      throw unavailable('remember the conversation', error);
+    }
+    throw unavailable('remember the conversation', new Error(`the conversation kept changing (${REPLACE_ATTEMPTS} tries)`));
   }
 
   async forget(sessionId: string): Promise<void> {

@@ -12,12 +12,15 @@ import { redisKeys } from './keys.js';
 import { RedisConversationStore } from './redis-conversation-store.js';
 import { RedisDriftLease } from './redis-drift-lease.js';
 import { RedisMoodLedger } from './redis-mood-ledger.js';
+import { RedisTurnLog } from './redis-turn-log.js';
 
 /** What makes this process one replica: the shared adapters, and the state they start from. */
 export interface Replica {
   readonly ledger: RedisMoodLedger;
   readonly conversations: RedisConversationStore;
   readonly driftLease: RedisDriftLease;
+  /** The streamed turns, readable from every replica; closed with the HTTP app. */
+  readonly turns: RedisTurnLog;
   /** The shared state when this replica joined: the snapshot and the stream after it. */
   readonly sharedState: EmotionState;
   /** The session secret the replicas share (the first one to ask stores its candidate). */
@@ -55,6 +58,7 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
       (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
     const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock });
     const sharedState = ledger.state;
+    const turns = new RedisTurnLog({ client, keys, logger });
     logger.info(
       { redis: withoutCredentials(redis.url), prefix: redis.prefix },
       `this process is a replica on ${withoutCredentials(redis.url)}: the mood, its stream and the conversations are shared there`,
@@ -63,12 +67,14 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
       ledger,
       conversations: new RedisConversationStore({ client, keys, idleMs: config.sessionIdleMs, logger }),
       driftLease: new RedisDriftLease({ client, keys, logger, ttlMs: redis.driftLeaseMs, clock }),
+      turns,
       sharedState,
       sharedSessionSecret: async (candidate) => {
         await client.set(keys.sessionSecret, candidate, 'NX');
         return (await client.get(keys.sessionSecret)) ?? candidate;
       },
       close: async () => {
+        await turns.close();
         await client.quit().catch(() => client.disconnect());
       },
     };

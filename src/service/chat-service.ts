@@ -17,6 +17,7 @@ import { loadSessionSecret } from '../conversations/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 import { probeStoreFile } from '../embedded/store-probe.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';
+import { takeHandedConnections, type HandedConnections } from './handed-connections.js';
 import { narrateChats } from './chat-narrator.js';
 import { announceReady } from './ready-announcer.js';
 import { startupWarnings } from './startup-warnings.js';
@@ -52,6 +53,8 @@ export interface ChatServiceOptions {
   readonly conversations?: ConversationStore;
   /** The secrets blanked out of the event log and error bodies; defaults to those of `process.env`. */
   readonly redactor?: Redactor;
+  /** Under `hub serve --supervise`: the supervisor holds the port and hands each connection over (no listen here). */
+  readonly handedConnections?: boolean;
 }
 
 export interface ChatService {
@@ -61,6 +64,8 @@ export interface ChatService {
   readonly app: FastifyInstance;
   /** Graceful stop: no new requests, in-flight ones answered, drift stopped, state and event log flushed. */
   close(): Promise<void>;
+  /** Under `hub serve --supervise`, once the process that drained before this one has exited: its last conversations are taken from disk. */
+  adoptPredecessorWrites(): void;
 }
 
 /** A start-up problem of the service itself (not of the system, which exits on its own). */
@@ -173,15 +178,34 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     throw startError('SESSION_SECRET: cannot read the one the replicas share', error);
   }
   redactor.add(sessionSecret);
-  const app = await buildApp({ bus, clock, logger, config, sessionSecret, redact: (text) => redactor.redact(text), ...options.app });
+  const app = await buildApp({
+    bus,
+    clock,
+    logger,
+    config,
+    sessionSecret,
+    redact: (text) => redactor.redact(text),
+    turns: replica?.turns,
+    ...options.app,
+  });
 
   let exiting = false;
+  /** From the exit, or the failure that leads to it: each response closes its connection. */
+  let closingConnections = false;
+  let handed: HandedConnections | undefined;
   // A keep-alive connection whose response was in flight when the exit began would hold app.close()
   // open past the grace: once the exit has begun, each response closes its own connection, and
   // only its own (closing the server's idle connections can cut a socket whose answer is due).
+  // So from the moment the system fails and drains: the clients come back on new connections, which
+  // under --supervise the next process serves.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (exiting) reply.header('connection', 'close');
+    if (closingConnections) reply.header('connection', 'close');
     done(null, payload);
+  });
+  const draining = bus.on('system.phase.changed').subscribe(({ phase }) => {
+    if (phase !== 'failed') return;
+    closingConnections = true;
+    if (handed) app.server.closeIdleConnections();
   });
   // The system calls this when it must end the process (a failed start, a
   // provider failure during a chat), once it has answered every chat in flight
@@ -191,8 +215,12 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const exit = (code: number): void => {
     if (exiting) return;
     exiting = true;
+    closingConnections = true;
     const grace = new Promise<void>((resolve) => setTimeout(resolve, options.exitGraceMs ?? 1000).unref());
-    void Promise.race([app.close(), grace])
+    if (handed) app.server.closeIdleConnections();
+    // A server that never listened does not wait for its connections: the handed ones are awaited here.
+    const closed = Promise.all([app.close(), handed?.closed()]);
+    void Promise.race([closed, grace])
       .catch(() => undefined)
       .finally(() => {
         logger.info({ code }, 'the chat service exits');
@@ -219,7 +247,11 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   };
   let address: string;
   try {
-    address = await app.listen({ port: config.port, host: config.host });
+    if (options.handedConnections) {
+      await app.ready();
+      handed = takeHandedConnections(app.server);
+      address = `http://${config.host}:${config.port}`;
+    } else address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     return abandon(startError(`cannot listen on ${config.host}:${config.port}`, error));
   }
@@ -259,8 +291,10 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     address,
     bus,
     app,
+    adoptPredecessorWrites: () => embedded?.conversations.adoptDisk(),
     close() {
       closing ??= (async () => {
+        draining.unsubscribe();
         stopAnnouncing();
         narration.unsubscribe();
         await app.close();

@@ -5,6 +5,7 @@ import { createLogger, type Logger } from '../runtime/logger.js';
 import { logProcessWarnings } from '../runtime/process-warnings.js';
 import { Redactor } from '../runtime/secrets.js';
 import { READY_MESSAGE } from '../supervisor/supervise.js';
+import { DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE } from '../supervisor/connection-desk.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {
@@ -41,7 +42,13 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
   const redactor = Redactor.fromEnv(env);
   const logger = options.logger ?? serviceLogger(config.debug, redactor);
   logProcessWarnings(logger);
-  const starting = startChatService({ config, logger, redactor, createSystem: options.createSystem });
+  const starting = startChatService({
+    config,
+    logger,
+    redactor,
+    createSystem: options.createSystem,
+    handedConnections: options.supervised === true && process.send !== undefined,
+  });
   // Installed before the start completes: the server answers before the store and the system are
   // loaded, and a signal in that window (a supervisor that stops what it sees healthy) must still
   // stop it gracefully, once it has started, rather than kill it.
@@ -69,10 +76,20 @@ export async function runChatService(options: RunChatServiceOptions = {}): Promi
  * a blip to restart, not a configuration to fix), and stops gracefully if the supervisor is gone.
  */
 function reportToSupervisor(service: ChatService): void {
+  let served = false;
   const phases = service.bus.on('system.phase.changed').subscribe(({ phase }) => {
-    if (phase !== 'ready' && phase !== 'keyMissing') return;
-    phases.unsubscribe();
-    process.send?.(READY_MESSAGE);
+    // Draining after a model failure: the supervisor hands new connections to the next process now.
+    // (A start that fails has nothing to drain: the supervisor decides on its exit.)
+    if (phase === 'failed') {
+      phases.unsubscribe();
+      if (served) process.send?.(DRAINING_MESSAGE);
+    } else if (phase === 'ready' || phase === 'keyMissing') {
+      served = true;
+      process.send?.(READY_MESSAGE);
+    }
+  });
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === PREDECESSOR_GONE_MESSAGE.type) service.adoptPredecessorWrites();
   });
   process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   // The channel alone must not keep the process alive.

@@ -4,17 +4,25 @@ import { isDebugEnabled } from '../runtime/logger.js';
 import { Redactor } from '../runtime/secrets.js';
 import { serviceLogger } from '../service/run-chat-service.js';
 import { supervise } from './supervise.js';
+import { ConnectionDesk } from './connection-desk.js';
+import { loadChatConfig } from '../config/chat-config.js';
 
 /**
  * `hub serve --supervise` as the CLI runs it: `hub serve` in a child (the same node, flags and
  * script), its log lines passed through on stdout, an IPC channel for its readiness, stderr shared.
  */
-export function runSupervisor(): Promise<number> {
+export async function runSupervisor(): Promise<number> {
   const logger = serviceLogger(isDebugEnabled(process.env), Redactor.fromEnv(process.env)).child({ component: 'supervisor' });
   const script = process.argv[1];
   if (script === undefined) throw new Error('cannot tell which script to run as the service');
+  // The supervisor holds the port for the children's whole succession (a bad setting throws ConfigError, as `hub serve` does).
+  const { port, host } = loadChatConfig(process.env);
+  const desk = await ConnectionDesk.open(port, host, logger);
+  // The children serve this port (their page and log lines say it): the one given for PORT=0 too.
+  process.env.PORT = String(desk.port);
   return supervise({
     logger,
+    desk,
     output: process.stdout,
     start: (standby, keyChecked) =>
       spawn(process.execPath, [...process.execArgv, script, 'serve', '--supervised', ...(standby ? ['--standby'] : [])], {

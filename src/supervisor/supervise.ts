@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_BACKOFF, nextStart, type Backoff } from './backoff.js';
 import { LOADED_MESSAGE, SERVE_MESSAGE } from './standby.js';
+import { ACCEPTING_MESSAGE, DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE, type ConnectionDesk } from './connection-desk.js';
 
 /** What the service sends its supervisor once it serves (ready, or keyMissing): from then on it counts as up. */
 export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
@@ -24,6 +25,8 @@ export interface SuperviseOptions {
   readonly readyTimeoutMs?: number;
   /** The time in ms, for how long a child was ready; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** The listening socket the supervisor holds and hands connections from; without it each child listens itself. */
+  readonly desk?: ConnectionDesk;
 }
 
 /** A start has this long to be ready: the key check is bounded by LLM_TIMEOUT_MS (30 s by default). */
@@ -81,9 +84,13 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     let restarts = 0;
     let timer: NodeJS.Timeout | undefined;
 
+    /** Children draining after a model failure while their successor serves. */
+    const draining = new Set<ChildProcess>();
     const finish = (code: number): void => {
       for (const signal of signals) process.removeListener(signal, forward);
+      options.desk?.close();
       if (alive(standby?.process)) standby.process.kill('SIGTERM');
+      for (const child of draining) if (alive(child)) child.kill('SIGTERM');
       logger.flush();
       resolve(code);
     };
@@ -91,6 +98,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       stopping = signal;
       clearTimeout(timer);
       logger.info({ signal }, `the supervisor got ${signal}: stopping the service`);
+      for (const child of draining) if (alive(child)) child.kill(signal);
       if (alive(current)) current.kill(signal);
       else finish(0);
     }
@@ -130,17 +138,40 @@ export function supervise(options: SuperviseOptions): Promise<number> {
         );
         child.kill('SIGKILL');
       }, readyTimeoutMs);
+      // A successor takes over from a draining child once it is ready, not while it initializes: the
+      // connections wait meanwhile, so no chat is answered 503 (a first start serves `initializing` at once).
+      const successor = draining.size > 0;
       child.on('message', (message: unknown) => {
-        if ((message as { type?: unknown } | null)?.type !== READY_MESSAGE.type) return;
-        clearTimeout(deadline);
-        readyAt = now();
-        everReady = true;
-        prepareStandby();
+        const type = (message as { type?: unknown } | null)?.type;
+        if (type === ACCEPTING_MESSAGE.type && !successor) options.desk?.serveWith(child);
+        else if (type === DRAINING_MESSAGE.type && options.desk && readyAt !== undefined && child === current && !stopping) {
+          // The successor takes the new connections now; this one ends its chats in flight, then exits.
+          options.desk.stopServingWith(child);
+          draining.add(child);
+          const why = cause();
+          logger.warn(
+            { pid: child.pid, cause: why },
+            `the service failed${why ? ` (${why})` : ''} and drains its chats in flight: the next one takes new connections now`,
+          );
+          serve();
+        } else if (type === READY_MESSAGE.type) {
+          if (successor) options.desk?.serveWith(child);
+          clearTimeout(deadline);
+          readyAt = now();
+          everReady = true;
+          prepareStandby();
+        }
       });
       child.on('exit', (code, signal) => {
         clearTimeout(deadline);
         const ended = timedOut ? 'was not ready in time' : signal === null ? `exited with status ${code}` : `was ended by ${signal}`;
         const why = { code, signal, cause: cause(), pid: child.pid };
+        options.desk?.stopServingWith(child);
+        if (draining.delete(child)) {
+          logger.info(why, `the service that drained ${ended}; its successor serves`);
+          if (alive(current) && current.connected) current.send(PREDECESSOR_GONE_MESSAGE);
+          return;
+        }
         if (stopping) {
           logger.info(why, `the service ${ended}; the supervisor stops`);
           finish(0);

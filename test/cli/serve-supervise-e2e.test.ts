@@ -8,6 +8,7 @@ import { CookieJar } from '../support/cookie-jar.js';
 import { eventually } from '../../testkit/eventually.js';
 import { json, startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
+import { SseReader } from '../support/sse-client.js';
 
 // Issue 20, "the seed's exit becomes a blip": the built `hub serve --supervise`, as the Space runs it.
 
@@ -55,7 +56,6 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
   const failed = await visitor.chat('fail: the model breaks on this one');
   t.equal(failed.status, 502, 'the seed: a model failure answers 502 and ends the service');
   const failedAt = Date.now();
-  await eventually('a second child listening', () => listens(supervisor.lines) === 2, { timeoutMs: 10_000, intervalMs: 5 });
   const status = await eventually(
     'the service answering again',
     async () => {
@@ -85,12 +85,15 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
     provider.prompts.at(-1)!.messages.some((turn) => turn.content === 'I love this, what a wonderful day'),
     'the conversation is intact: the first exchange is in the next prompt',
   );
-  const restart = supervisor.lines.find((line) => line.component === 'supervisor' && /restarting it at once/.test(String(line.msg)));
-  t.match(restart, { level: 40, code: 1, cause: /dialogue/ }, "the supervisor's log says why it restarted the service");
+  const handOver = supervisor.lines.find(
+    (line) => line.component === 'supervisor' && /the next one takes new connections/.test(String(line.msg)),
+  );
+  t.match(handOver, { level: 40, cause: /dialogue/ }, "the supervisor's log says why the next service took over");
+  t.equal(listens(supervisor.lines), 1, 'the port stayed open all along: the supervisor holds it');
   t.equal(
     provider.calls.filter((call) => call.endsWith('/models')).length,
     1,
-    'the key was checked at the first start only, not at the restart',
+    'the key was checked at the first start only, not by the next service',
   );
 
   supervisor.kill('SIGTERM');
@@ -109,9 +112,78 @@ t.test('a child that fails before it is ready (a bad key) is not restarted: the 
     ['--supervise'],
   );
   t.equal(await supervisor.exited, 1);
-  t.equal(listens(supervisor.lines), 1, 'one child only');
+  t.notOk(
+    supervisor.lines.some((line) => /takes new connections|restarting it (at once|in)/.test(String(line.msg))),
+    'no second child',
+  );
   t.match(
-    supervisor.lines.find((line) => line.component === 'supervisor'),
+    supervisor.lines.find((line) => line.component === 'supervisor' && line.level === 50),
     { level: 50, msg: /before it was ready: not restarting it/, cause: /401/ },
   );
+});
+
+t.test('a model failure under --supervise: the reply in flight ends whole while the next process answers every new request', async (t) => {
+  let release: () => void = () => undefined;
+  const provider = await startFakeProvider(t, (request, body) => {
+    if (request.url?.endsWith('/models')) return json(200, modelList());
+    const message = body?.messages.at(-1)?.content ?? '';
+    if (message.startsWith('fail')) return json(400, { error: { message: 'the model broke' } });
+    if (message.startsWith('slow')) return new Promise((resolve) => (release = () => resolve(json(200, completion('Worth the wait.')))));
+    return json(200, completion('Noted.'));
+  });
+  const env = {
+    LLM_API_KEY: 'sk-test-supervise',
+    LLM_BASE_URL: provider.baseURL,
+    LLM_TIMEOUT_MS: '30000',
+    EMOTIONS_FILE: join(t.testdir(), 'emotions.json'),
+    DRIFT_INTERVAL_MS: '86400000',
+    PORT: String(await freePort()),
+  };
+  const supervisor = serve(t, env, ['--supervise']);
+  const address = await supervisor.listening;
+  await settledOver(address);
+  await eventually(
+    'the standby child loaded',
+    () => supervisor.lines.some((line) => /a standby service has loaded/.test(String(line.msg))),
+    {
+      timeoutMs: 20_000,
+    },
+  );
+  const slowVisitor = new CookieJar(address);
+  const response = await slowVisitor.fetch('/api/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message: 'slow: tell me something' }),
+  });
+  const reader = new SseReader(response.body!);
+  await eventually('the slow chat at the model', () => provider.prompts.length === 1);
+  t.equal((await new CookieJar(address).chat('fail: the model breaks on this one')).status, 502);
+  await eventually('the hand-over', () => supervisor.lines.some((line) => /takes new connections now/.test(String(line.msg))), {
+    timeoutMs: 10_000,
+  });
+
+  // While the old process drains, every new request is answered (by the next one): never refused, never 503 once it serves.
+  const statuses: number[] = [];
+  const answered = await eventually(
+    'a chat answered by the next process',
+    async () => {
+      const answer = await new CookieJar(address).chat('hello again').catch(() => ({ status: 0, body: undefined }));
+      statuses.push(answer.status);
+      return answer.status === 200 ? answer : undefined;
+    },
+    { timeoutMs: 20_000, intervalMs: 20 },
+  );
+  t.equal(answered.body.response, 'Noted.');
+  t.same(statuses, [200], 'the first new chat is answered by the next process: no refused connection, no 503');
+  t.notOk(reader.ended, 'the reply in flight is still going on the old process');
+
+  release();
+  await reader.done;
+  t.match(reader.data('done'), [{ response: 'Worth the wait.' }], "the healthy reply ended whole, not cut by another visitor's failure");
+  await eventually('the old process gone', () =>
+    supervisor.lines.some((line) => /the service that drained exited with status 1; its successor serves/.test(String(line.msg))),
+  );
+  t.equal((await new CookieJar(address).chat('still there?')).status, 200);
+  supervisor.kill('SIGTERM');
+  t.equal(await supervisor.exited, 0);
 });

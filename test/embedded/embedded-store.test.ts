@@ -5,7 +5,7 @@ import { DurableMoodLedger, type MoodJournal } from '../../src/embedded/durable-
 import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedded-store.js';
 import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
-import { fixedClock } from '../../src/runtime/clock.js';
+import { fixedClock, systemClock } from '../../src/runtime/clock.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 const LOVE = { sentiment: 'positive', positive: 0.43, negative: 0 } as const;
@@ -113,4 +113,19 @@ t.test('reopened, the sessions keep their order and their bounds; idle ones are 
   const third = openEmbeddedStore(file, { maxSessions: 10, idleMs: 60_000, clock });
   t.teardown(() => third.close());
   t.equal(third.conversations.size, 2, 'what the bounds forgot is gone from disk');
+});
+
+t.test("a second process's store takes the exchanges the first wrote after it opened (the supervisor's hand-over)", async (t) => {
+  const file = join(t.testdir(), 'emotions.json');
+  const bounds = { maxSessions: 100, idleMs: 60_000, clock: systemClock };
+  const draining = openEmbeddedStore(file, bounds);
+  const successor = openEmbeddedStore(file, bounds);
+  t.teardown(async () => {
+    await successor.close();
+    await draining.close();
+  });
+  await draining.conversations.remember('visitor', 'still streaming', 'Ended whole.', { message: 'a', reply: 'b' });
+  t.same(await successor.conversations.messages('visitor'), [], 'written after the successor read the disk');
+  successor.conversations.adoptDisk();
+  t.match(await successor.conversations.messages('visitor'), [{ content: 'still streaming' }, { content: 'Ended whole.' }]);
 });

@@ -81,20 +81,24 @@ t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, 
   await page.waitForFunction((width) => document.getElementById('joy-bar')?.style.width !== width, before);
   t.pass('a drift redrew the bars through /api/events');
 
-  // After a reload the history is there: the first exchange, not the stopped one.
+  // After a reload the history is there: the first exchange, and the stopped one as it was, marked stopped.
   await page.reload();
   await page.locator('.message.bot strong', { hasText: 'bold' }).waitFor();
+  await page.locator('.message.bot.stopped').waitFor();
   t.same(
     await page.locator('#conversation .message').evaluateAll((items) => items.map((item) => item.className)),
-    ['message user', 'message bot'],
-    'the committed exchange only',
+    ['message user', 'message bot', 'message user', 'message bot stopped'],
+    'the stopped reply is kept with the message that asked for it',
   );
+  t.match(await page.locator('.message.bot.stopped').textContent(), 'Once upon a time');
   t.equal(await page.locator('#conversation img').count(), 0, 'the history is rendered safely too');
   await page.screenshot({ path: `${OUTPUT}/page-history.png`, fullPage: true });
 
-  // New conversation forgets it, here and on the service.
+  // New conversation forgets it, here at once and on the service once its undo time is over.
+  const forgotten = page.waitForResponse((response) => response.url().endsWith('/api/history') && response.request().method() === 'DELETE');
   await page.click('#new-conversation');
   await page.waitForFunction(() => document.querySelectorAll('#conversation .message').length === 0);
+  await forgotten;
   await page.reload();
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
   await page.waitForResponse((response) => response.url().endsWith('/api/history')).catch(() => undefined);

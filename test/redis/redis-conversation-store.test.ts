@@ -124,3 +124,33 @@ t.test('a conversation key of another type is reported and replaced, never a ref
     'each reported once, with what it held',
   );
 });
+
+t.test('a stopped reply, a regenerate and an edit: marks and earlier versions kept on Redis, read on another replica', async (t) => {
+  const server = await startRedisServer(t);
+  const keys = redisKeys('redo:');
+  const onA = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  const onB = new RedisConversationStore({ client: await redisClient(t, server.url), keys, idleMs: 60_000 });
+  const at = (second: number) => `2026-11-21T10:00:0${second}.000Z`;
+  await onA.remember(SESSION, 'first', 'One', { message: at(0), reply: at(1) });
+  await onA.remember(SESSION, 'tell me', 'Once up', { message: at(2), reply: at(3) }, { turn: 't1', stopped: true });
+  t.match((await onB.messages(SESSION))[3], { content: 'Once up', stopped: true, turn: 't1' });
+  await onB.remember(SESSION, 'tell me', 'Once upon a time.', { message: at(2), reply: at(4) }, { turn: 't2', replace: true });
+  await onA.remember(SESSION, 'tell me more', 'More!', { message: at(5), reply: at(6) }, { replace: true });
+  const messages = await onB.messages(SESSION);
+  t.equal(messages.length, 4, 'replaced in place, the first exchange untouched');
+  t.match(messages[0], { content: 'first' });
+  t.same(messages[2], { role: 'user', content: 'tell me more', at: at(5), alternatives: [{ content: 'tell me', at: at(2) }] });
+  t.same(messages[3], {
+    role: 'assistant',
+    content: 'More!',
+    at: at(6),
+    alternatives: [
+      { content: 'Once up', at: at(3), stopped: true },
+      { content: 'Once upon a time.', at: at(4) },
+    ],
+  });
+  t.same((await onA.history(SESSION)).slice(2), [
+    { role: 'user', content: 'tell me more' },
+    { role: 'assistant', content: 'More!' },
+  ]);
+});

@@ -1,67 +1,117 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { completion, modelList } from '../support/chat-system-harness.js';
 import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
 import { eventually } from '../../testkit/eventually.js';
 import { mockProviderOnly, startRealService } from '../support/real-service.js';
+import { SseReader } from '../support/sse-client.js';
 
-// ON_MODEL_FAILURE=exit (the default, docs/specification.md#states) with other visitors' chats in flight: every one of
-// them gets its JSON answer before the process ends, over real sockets (no reset).
+// ON_MODEL_FAILURE=exit (the default, docs/specification.md#states) with other visitors' chats in flight: the failed
+// chat fails alone; the others run to their end (their replies are healthy), new chats get 503 with
+// Retry-After meanwhile, then the state is flushed and the process exits 1; over real sockets (no reset).
 mockProviderOnly(t);
 
 /** Until released, every completion waits; a message starting with "fail" fails at once. */
-function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number } {
-  let waiting = 0;
+function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number; release: () => void } {
+  const held: (() => void)[] = [];
   return {
-    waiting: () => waiting,
+    waiting: () => held.length,
+    release: () => {
+      for (const answer of held.splice(0)) answer();
+    },
     behaviour: (request, body) => {
       if (request.url?.endsWith('/models')) return json(200, modelList());
       if (body?.messages.at(-1)?.content.startsWith('fail')) return json(500, { error: { message: 'model overloaded' } });
-      waiting += 1;
-      return new Promise(() => undefined);
+      return new Promise((resolve) => held.push(() => resolve(json(200, completion('Glad to hear it.')))));
     },
   };
 }
 
-/** Enough chats in flight that a reset connection, once seen when a provider call failed, would show. */
-const IN_FLIGHT = 100;
-
-t.test('one chat fails: every chat in flight gets a JSON 502, the state is flushed unchanged, then exit 1', async (t) => {
+/** A ready service whose provider holds every completion until released; the chats' deadline far off. */
+async function heldService(t: Test) {
   const held = heldProvider();
   const provider = await startFakeProvider(t, held.behaviour);
   const service = await startRealService(t, {
     LLM_API_KEY: 'sk-test-exit',
     LLM_BASE_URL: provider.baseURL,
-    // The held chats end with the failure, never by timing out: with the tests' 1 s, a loaded machine
-    // took longer to get all of them to the model, and the first one answered 504.
     LLM_TIMEOUT_MS: '20000',
     DRIFT_INTERVAL_MS: '86400000',
   });
   await service.settled();
-  const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} says hello` }));
-  await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
-  const failed = await service.chat({ message: 'fail: the model breaks on this one' });
-  const others = await Promise.all(inFlight);
-  t.equal(failed.status, 502);
-  t.match(failed.body, { error: /language model failed/, status: 'error' });
-  t.same(
-    others.map((answer) => answer.status),
-    Array.from({ length: IN_FLIGHT }, () => 502),
-    'each chat in flight got its JSON answer, no connection reset',
+  return { held, service };
+}
+
+/** Enough chats in flight that a reset connection, once seen when a provider call failed, would show. */
+const IN_FLIGHT = 100;
+
+t.test(
+  'one chat fails: it alone answers 502; the chats in flight end healthy, new chats get 503 + Retry-After, then flush and exit 1',
+  async (t) => {
+    const { held, service } = await heldService(t);
+    const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) => service.chat({ message: `visitor ${i} is happy` }));
+    await eventually(`${IN_FLIGHT} chats waiting for the model`, () => held.waiting() === IN_FLIGHT);
+    const failed = await service.chat({ message: 'fail: the model breaks on this one' });
+    t.equal(failed.status, 502);
+    t.match(failed.body, { error: /language model failed/, status: 'error' });
+
+    const refused = await fetch(`${service.service.address}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'a new visitor' }),
+    });
+    t.equal(refused.status, 503, 'no new chat once the service is going down');
+    t.equal(refused.headers.get('retry-after'), '5');
+    t.match(await refused.json(), { error: /shutting down/, status: 'error', is_initialized: false });
+    t.same(service.exits, [], 'no exit while chats are in flight');
+
+    held.release();
+    const others = await Promise.all(inFlight);
+    t.same(
+      others.map((answer) => answer.status),
+      Array.from({ length: IN_FLIGHT }, () => 200),
+      "each chat in flight got its own healthy reply: none was cut by another visitor's failure",
+    );
+    t.ok(others.every((answer) => answer.body.response === 'Glad to hear it.'));
+    t.equal(await service.exited, 1);
+    const saved = JSON.parse(readFileSync(join(service.dir, 'emotions.json'), 'utf8')) as { emotions: typeof DEFAULT_EMOTIONS };
+    t.not(saved.emotions.joy, DEFAULT_EMOTIONS.joy, 'the chats that ended committed, and the flush came after them');
+    t.match(
+      service.logs.find((line) => line.level === 60),
+      {
+        component: 'dialogue',
+        msg: /dialogue: model gpt-4o-mini: InternalServerError \(HTTP 500\): 500 model overloaded; exiting with status 1 once the chats in flight have ended/,
+      },
+    );
+  },
+);
+
+t.test("a streamed reply in flight is not cut by another visitor's failure: its stream ends with done", async (t) => {
+  const { held, service } = await heldService(t);
+  const response = await fetch(`${service.service.address}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ message: 'tell me something nice' }),
+  });
+  const reader = new SseReader(response.body!);
+  await eventually('the streamed chat at the model', () => held.waiting() === 1);
+  t.equal((await service.chat({ message: 'fail here' })).status, 502);
+  held.release();
+  await reader.done;
+  t.equal(reader.data('error').length, 0);
+  t.match(reader.data('done'), [{ response: 'Glad to hear it.', is_initialized: true }]);
+  t.equal(
+    reader
+      .data('token')
+      .map((piece) => piece.text)
+      .join(''),
+    'Glad to hear it.',
   );
-  t.ok(others.every((answer) => typeof answer.body.error === 'string'));
   t.equal(await service.exited, 1);
-  const saved = JSON.parse(readFileSync(join(service.dir, 'emotions.json'), 'utf8')) as { emotions: object };
-  t.same(saved.emotions, DEFAULT_EMOTIONS, 'the state was flushed, and no failed chat moved it');
-  t.match(
-    service.logs.find((line) => line.level === 60),
-    { component: 'dialogue', msg: /dialogue: model gpt-4o-mini: InternalServerError \(HTTP 500\): 500 model overloaded/ },
-  );
 });
 
-t.test('a provider timeout: that chat answers 504, the others in flight 502 or 504, then exit 1', async (t) => {
+t.test('a provider timeout: that chat answers 504, the others in flight run to their own end, then exit 1', async (t) => {
   const held = heldProvider();
   const provider = await startFakeProvider(t, held.behaviour);
   const service = await startRealService(t, {
@@ -85,29 +135,4 @@ t.test('a provider timeout: that chat answers 504, the others in flight 502 or 5
     `JSON answers for all: ${answers.map((answer) => answer.status).join(', ')}`,
   );
   t.equal(await service.exited, 1);
-});
-
-t.test('a reply that arrives after the failure changes nothing', async (t) => {
-  let release: () => void = () => undefined;
-  const provider = await startFakeProvider(t, (request, body) => {
-    if (request.url?.endsWith('/models')) return json(200, modelList());
-    if (body?.messages.at(-1)?.content.startsWith('fail')) return json(500, { error: { message: 'broken' } });
-    return new Promise((resolve) => (release = () => resolve(json(200, completion('late but fine')))));
-  });
-  // The slow chat must still be waiting when the failure comes, however loaded the machine.
-  const service = await startRealService(t, {
-    LLM_API_KEY: 'sk-test-exit',
-    LLM_BASE_URL: provider.baseURL,
-    LLM_TIMEOUT_MS: '20000',
-    DRIFT_INTERVAL_MS: '86400000',
-  });
-  await service.settled();
-  const slow = service.chat({ message: 'I love this so much' });
-  await eventually('the prompt at the provider', () => provider.prompts.length === 1);
-  t.equal((await service.chat({ message: 'fail now' })).status, 502);
-  release();
-  t.equal((await slow).status, 502);
-  t.equal(await service.exited, 1);
-  const events = readFileSync(join(service.dir, 'events.jsonl'), 'utf8');
-  t.notMatch(events, '"type":"mood.changed"', 'nothing was committed');
 });

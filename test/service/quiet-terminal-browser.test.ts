@@ -29,7 +29,7 @@ t.test('an open page writes no line; a chat writes a few, none with its text', a
   await page.goto(`${service.address}/`);
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
   await eventually('60 polls of the page', () => polls >= 60, { timeoutMs: 30_000 });
-  t.ok(asked.has('/api/events') && asked.has('/assets/app.js') && asked.has('/api/history'), [...asked].join(' '));
+  t.ok(asked.has('/api/chat/feed') && asked.has('/assets/app.js') && asked.has('/api/history'), [...asked].join(' '));
   t.same(
     logs.slice(mark).map((line) => line.msg),
     [],

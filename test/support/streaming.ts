@@ -94,3 +94,30 @@ export function streamedChat(visitor: CookieJar, message: string, signal?: Abort
     signal,
   });
 }
+
+/**
+ * A provider as an injected fetch where every completion call streams what the test writes to its
+ * own body (`calls[i].body`), with the messages it was sent (`calls[i].messages`).
+ */
+export function heldCalls() {
+  const calls: { readonly body: PassThrough; readonly messages: { role: string; content: string }[] }[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
+    const body = new PassThrough();
+    const request = JSON.parse(String(init?.body)) as { messages: { role: string; content: string }[] };
+    calls.push({ body, messages: request.messages });
+    init?.signal?.addEventListener('abort', () => body.destroy());
+    return new Response(Readable.toWeb(body) as ReadableStream, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+  return { calls, fetch };
+}
+
+/** A streamed `POST` to one of the chat routes (`/api/chat/edit`, `/api/chat/regenerate`). */
+export function streamedTo(visitor: CookieJar, path: string, body: object = {}, signal?: AbortSignal) {
+  return visitor.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    signal,
+  });
+}

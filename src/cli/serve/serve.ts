@@ -4,6 +4,7 @@ import { ServiceStartError } from '../../service/chat-service.js';
 import { runChatService } from '../../service/run-chat-service.js';
 import { runSupervisor } from '../../supervisor/run-supervisor.js';
 import { standBy } from '../../supervisor/standby.js';
+import { DeskListenError } from '../../supervisor/connection-desk.js';
 import type { ServeFlags } from './serve-flags.js';
 
 /** A start that failed for a reason the user can fix; its message is already redacted. */
@@ -13,17 +14,17 @@ export class ServeError extends Error {
 
 /** `hub serve`, whichever way it was reached (oclif's command, or the fast path of `bin/run.js`). */
 export async function serve(flags: ServeFlags): Promise<void> {
-  if (flags.supervise) {
-    process.exitCode = await runSupervisor();
-    return;
-  }
   if (flags.standby) await standBy();
   try {
+    if (flags.supervise) {
+      process.exitCode = await runSupervisor();
+      return;
+    }
     // The service keeps the process alive; SIGINT/SIGTERM stop it gracefully.
     await runChatService({ supervised: flags.supervised });
   } catch (error) {
     // The message may quote a provider's or Redis's own words, and those may quote a secret.
-    if (error instanceof ConfigError || error instanceof ServiceStartError)
+    if (error instanceof ConfigError || error instanceof ServiceStartError || error instanceof DeskListenError)
       throw new ServeError(Redactor.fromEnv(process.env).redact(error.message));
     throw error;
   }

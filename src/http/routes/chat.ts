@@ -8,6 +8,9 @@ import { chatResponse } from '../response-schemas.js';
 import type { CookiePolicy } from '../cookie-attributes.js';
 import { visitorSession } from '../session.js';
 import { sseFrame } from '../sse-frame.js';
+import { randomUUID } from 'node:crypto';
+import type { TurnEvent, TurnLog } from '../../turns/turn-log.js';
+import type { VisitorFeed } from '../visitor-feed.js';
 import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
 
 declare module 'fastify' {
@@ -16,7 +19,7 @@ declare module 'fastify' {
     session: SessionKey;
   }
 }
-import type { SystemClient } from '../system-client.js';
+import type { Redo, SystemClient } from '../system-client.js';
 
 export interface ChatRoutesOptions {
   readonly system: SystemClient;
@@ -25,6 +28,10 @@ export interface ChatRoutesOptions {
   readonly sessionSecret: string;
   /** The session cookie's SameSite/Secure/Partitioned rule (default: SameSite=Lax). */
   readonly cookiePolicy?: CookiePolicy;
+  /** Where each streamed turn's frames are kept for a page that comes back. */
+  readonly turns: TurnLog;
+  /** Tells the visitor's other tabs of each turn. */
+  readonly feed: VisitorFeed;
 }
 
 /** The phase's 503 (docs/specification.md#chat), or nothing when the system is ready to chat. */
@@ -58,14 +65,34 @@ function sessionAndReadiness(system: SystemClient, sessionSecret: string, cookie
   };
 }
 
+/** What the chat routes share: the system, the visitors' turns and their tabs' feed. */
+interface ChatDesk {
+  readonly system: SystemClient;
+  readonly turns: TurnLog;
+  readonly feed: VisitorFeed;
+}
+
+/** The `event: error` data of a chat that got no reply; the system's own words go to the log. */
+function errorFrameData(request: FastifyRequest, error: HttpError): string {
+  request.log.debug({ code: error.code, reason: (error.cause as Error | undefined)?.message ?? error.cause }, error.message);
+  return JSON.stringify({ error: error.message, code: error.code });
+}
+
 /**
- * A streamed chat (`Accept: text/event-stream`), once the request is valid: the stream opens at
- * once, each piece of the reply goes out as `event: token`, then `event: done` with the body of
- * docs/specification.md#chat once the mood has committed, or `event: error`. A visitor who goes
+ * A streamed chat (`Accept: text/event-stream`), once the request is valid: a turn (`Turn-Id`),
+ * whose stream opens at once; each piece of the reply goes out as `event: token`, then `event: done`
+ * with the body of docs/specification.md#chat once the mood has committed, or `event: error`; each
+ * frame with an `id` that grows within the turn, and kept in the turn log for a page that comes back
+ * (`GET /api/chat/turns/:id`). The visitor's other tabs hear of it on their feed. A visitor who goes
  * away has not stopped: the chat runs to its end and commits, and only the writing stops (seen on
  * the response, which closes; the request's own signal fires as soon as a POST's body has been read).
  */
-async function streamChat(system: SystemClient, request: FastifyRequest, reply: FastifyReply, message: string): Promise<void> {
+async function streamChat(desk: ChatDesk, request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo): Promise<void> {
+  const { system, turns, feed } = desk;
+  const session = request.session;
+  const turn = randomUUID();
+  const log = turns.open(turn, session, { message, ...(redo ? { redo } : {}) });
+  reply.header('turn-id', turn);
   const sse = reply.sse;
   // @fastify/sse says `Connection: keep-alive` whatever the client asked: a client that sent
   // `Connection: close` (or HTTP/1.0) gets its socket closed once the reply is done.
@@ -74,28 +101,25 @@ async function streamChat(system: SystemClient, request: FastifyRequest, reply: 
   const socket = reply.raw;
   // Node holds written headers until the first body write: the client would wait for the first piece.
   socket.flushHeaders();
-  const write = (frame: string): void => {
-    if (sse.isConnected && !socket.writableEnded) socket.write(frame);
+  const send = (event: TurnEvent, data: string): void => {
+    const frame = log.write(event, data);
+    if (sse.isConnected && !socket.writableEnded) socket.write(sseFrame(frame.data, frame.event, frame.id));
+    feed.tellFrame(session, turn, frame);
   };
-  let frame: string;
+  feed.tell(session, { event: 'turn', data: { id: turn, message, ...(redo ? { redo } : {}) } });
   try {
-    const answer = await system.chatStream(message, request.session, (text) => write(sseFrame(JSON.stringify({ text }), 'token')));
-    if (answer.type === 'chat.replied') {
-      frame = sseFrame(JSON.stringify(doneFrameBody(answer)), 'done');
-    } else {
-      const error = httpError(rejectionError(answer.reason), { cause: answer.error });
-      request.log.debug({ code: error.code, reason: answer.error }, error.message);
-      frame = sseFrame(JSON.stringify({ error: error.message, code: error.code }), 'error');
-    }
+    const answer = await system.chatStream(message, session, (text) => send('token', JSON.stringify({ text })), { turn, redo });
+    if (answer.type === 'chat.replied') send('done', JSON.stringify(doneFrameBody(answer)));
+    else send('error', errorFrameData(request, httpError(rejectionError(answer.reason), { cause: answer.error })));
   } catch (cause) {
-    const error = unansweredChat(cause);
-    request.log.debug({ code: error.code, reason: (cause as Error).message }, error.message);
-    frame = sseFrame(JSON.stringify({ error: error.message, code: error.code }), 'error');
+    send('error', errorFrameData(request, unansweredChat(cause)));
   }
-  write(frame);
+  feed.tell(session, { event: 'ended', data: { id: turn } });
 }
 
-export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { system, maxMessageLength, sessionSecret, cookiePolicy }) => {
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, options) => {
+  const { system, maxMessageLength, sessionSecret, cookiePolicy } = options;
+  const desk: ChatDesk = { system, turns: options.turns, feed: options.feed };
   const sessionAndReady = sessionAndReadiness(system, sessionSecret, cookiePolicy);
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
@@ -112,50 +136,62 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, { s
     );
   });
 
-  app.post(
-    '/api/chat',
-    {
-      schema: {
-        // `\S`: an empty or blank message is no message. Types are not coerced (see app.ts): 5 is not "5".
-        // Plain JSON schema rather than typebox's builder, which would load before the server can listen.
-        body: {
-          type: 'object',
-          required: ['message'],
-          properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } },
-        },
-        response: chatResponse,
+  /** A chat's answer, streamed or JSON; `redo` makes it a regenerate or an edit of the last exchange. */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo) => {
+    if (reply.sse) return streamChat(desk, request, reply, message, redo);
+    let result: ChatReplied | ChatRejected;
+    try {
+      result = await system.chat(message, request.session, { redo });
+    } catch (cause) {
+      throw unansweredChat(cause);
+    }
+    // The system's own words (a provider's detail among them) go to the log, not to the visitor.
+    if (result.type === 'chat.rejected') throw httpError(rejectionError(result.reason), { cause: result.error });
+    return reply.send(chatBody(result));
+  };
+  /** The message of a chat or an edit, once the body was checked against `messageBody`. */
+  const messageOf = (request: FastifyRequest): string => {
+    if (request.validationError) {
+      const tooLong = request.validationError.validation.some(
+        (problem: { keyword: string; instancePath: string }) => problem.keyword === 'maxLength' && problem.instancePath === '/message',
+      );
+      throw tooLong ? httpError('MESSAGE_TOO_LONG', { args: [maxMessageLength] }) : httpError('NO_MESSAGE');
+    }
+    return (request.body as { message: string }).message;
+  };
+  const messageRoute = {
+    schema: {
+      // `\S`: an empty or blank message is no message. Types are not coerced (see app.ts): 5 is not "5".
+      // Plain JSON schema rather than typebox's builder, which would load before the server can listen.
+      body: {
+        type: 'object',
+        required: ['message'],
+        properties: { message: { type: 'string', pattern: '\\S', maxLength: maxMessageLength } },
       },
-      attachValidation: true,
-      onRequest: sessionAndReady,
-      // `Accept: text/event-stream` streams the reply (reply.sse is set); any other Accept gets the JSON of docs/specification.md#chat.
-      sse: 'dual',
+      response: chatResponse,
     },
-    async (request, reply) => {
-      if (request.validationError) {
-        const tooLong = request.validationError.validation.some(
-          (problem: { keyword: string; instancePath: string }) => problem.keyword === 'maxLength' && problem.instancePath === '/message',
-        );
-        throw tooLong ? httpError('MESSAGE_TOO_LONG', { args: [maxMessageLength] }) : httpError('NO_MESSAGE');
-      }
-      const { message } = request.body as { message: string };
-      if (reply.sse) return streamChat(system, request, reply, message);
-      let answer: ChatReplied | ChatRejected;
-      try {
-        answer = await system.chat(message, request.session);
-      } catch (cause) {
-        throw unansweredChat(cause);
-      }
-      // The system's own words (a provider's detail among them) go to the log, not to the visitor.
-      if (answer.type === 'chat.rejected') throw httpError(rejectionError(answer.reason), { cause: answer.error });
-      return reply.send(chatBody(answer));
-    },
+    attachValidation: true,
+    onRequest: sessionAndReady,
+    // `Accept: text/event-stream` streams the reply (reply.sse is set); any other Accept gets the JSON of docs/specification.md#chat.
+    sse: 'dual',
+  } as const;
+
+  app.post('/api/chat', messageRoute, (request, reply) => answer(request, reply, messageOf(request)));
+  // Edit the last message: a new exchange in place of the last one, read like any message.
+  app.post('/api/chat/edit', messageRoute, (request, reply) => answer(request, reply, messageOf(request), 'edit'));
+  // A new reply to the last message; a body, if any, is not read.
+  app.post('/api/chat/regenerate', { schema: { response: chatResponse }, onRequest: sessionAndReady, sse: 'dual' }, (request, reply) =>
+    answer(request, reply, '', 'regenerate'),
   );
 
-  // Stops this visitor's streamed replies in flight: each ends with `event: error` at once, nothing commits.
+  // Stops this visitor's streamed replies in flight (one turn with `{"turn"}`, else all): each ends with
+  // `event: error` at once, nothing commits, and the stopped reply stays in the history as it was.
   app.post('/api/chat/stop', { onRequest: sessionAndReady }, async (request, reply) => {
+    const turn = (request.body as { turn?: unknown } | undefined)?.turn;
+    if (turn !== undefined && typeof turn !== 'string') throw httpError('BAD_REQUEST', { args: ['"turn" must be a Turn-Id'] });
     let stopped: number;
     try {
-      stopped = await system.stop(request.session);
+      stopped = await system.stop(request.session, turn);
     } catch (cause) {
       throw unreachableSystem(cause);
     }

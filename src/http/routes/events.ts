@@ -7,8 +7,7 @@ import type { EmotionState } from '../../emotions/state.js';
 
 /** What a frame is made of: the phase and the mood. */
 type AvatarSource = Pick<StatusReported, 'phase'> & EmotionState;
-import { httpError } from '../errors.js';
-import { subscribeToMood } from '../mood-feed.js';
+import { moodNow, subscribeToMood } from '../mood-feed.js';
 import { avatarBody } from '../present.js';
 import { sseFrame } from '../sse-frame.js';
 import type { SystemClient } from '../system-client.js';
@@ -75,12 +74,7 @@ export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app,
   });
 
   app.get('/api/events', { sse: 'manual' }, async (_request, reply) => {
-    let status: StatusReported;
-    try {
-      status = await system.status();
-    } catch (cause) {
-      throw httpError('AVATAR_FAILED', { cause });
-    }
+    const status = await moodNow(system);
     phase = status.phase;
     const socket = reply.raw;
     reply.sse.keepAlive();

@@ -64,7 +64,16 @@ t.test('stop: the stream ends with event: error at once, the provider call is ab
   t.equal(ofType(events, 'dialogue.failed').length, 0, 'a stop is no model failure');
   t.same(exits, []);
   t.equal(system.phase, 'ready');
-  t.same(await (await visitor.fetch('/api/history')).json(), { messages: [] });
+  t.match(
+    await (await visitor.fetch('/api/history')).json(),
+    {
+      messages: [
+        { role: 'user', content: 'write me a long story', turn: response.headers.get('turn-id') },
+        { role: 'assistant', content: 'Once upon ', stopped: true, turn: response.headers.get('turn-id') },
+      ],
+    },
+    'the stopped reply stays in the history as it was, with the message that asked for it',
+  );
 });
 
 t.test('a dropped connection is not a stop: the reply runs to its end, commits and is in the history', async (t) => {
