@@ -123,7 +123,14 @@ export const chatActor = fromCallback<EventObject, ChatInput>(({ input: { bus, l
       } as const;
       const times = { message: chat.at, reply: change.at };
       ledger
-        .append(change, { session: chat.session, message: chat.message, reply: response, times, ...chat.marks })
+        .append(change, {
+          session: chat.session,
+          message: chat.message,
+          reply: response,
+          times,
+          ...chat.marks,
+          appraisal: chat.reading.appraisal,
+        })
         .catch((error: unknown) => {
           const cause = error instanceof Error ? error.message : String(error);
           reject(correlationId, 'unavailable', `The mood could not be recorded (${cause}); nothing changed. Please try again.`);

@@ -2,7 +2,7 @@ import { Subscription } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ProviderConfig } from '../config/chat-config.js';
-import { EMOTION_NAMES, type Emotions } from '../emotions/emotions.js';
+import { EMOTION_NAMES, type Appraisal, type Emotions } from '../emotions/emotions.js';
 import { roundEmotions } from '../emotions/model.js';
 import { withinDeadline } from '../providers/deadline.js';
 import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
@@ -60,6 +60,8 @@ interface Exchange {
   readonly redo?: 'regenerate' | 'edit';
   /** What the model has written so far: a stopped reply is kept as far as it came. */
   partial: string;
+  /** How the message read, once `sentiment.analyzed` said (a regenerate's is not read again). */
+  appraisal?: Appraisal;
   response?: string;
 }
 
@@ -184,8 +186,13 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
 
   /** Keeps an exchange the visitor sees but the mood did not take: a regenerate's, or a stopped reply's. */
   function rememberUncommitted(exchange: Exchange, reply: string, stopped: boolean): Promise<void> {
-    const { session, message, at, turn, redo } = exchange;
-    const marks = { ...(turn === undefined ? {} : { turn }), ...(stopped ? { stopped } : {}), replace: redo !== undefined };
+    const { session, message, at, turn, redo, appraisal } = exchange;
+    const marks = {
+      ...(turn === undefined ? {} : { turn }),
+      ...(stopped ? { stopped } : {}),
+      ...(appraisal === undefined ? {} : { appraisal }),
+      replace: redo !== undefined,
+    };
     return conversations.remember(session, message, reply, { message: at, reply: stamp() }, marks);
   }
 
@@ -293,8 +300,9 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     }),
   );
   subscription.add(
-    bus.on('sentiment.analyzed').subscribe(({ correlationId, preview }) => {
+    bus.on('sentiment.analyzed').subscribe(({ correlationId, preview, appraisal }) => {
       const exchange = exchanges.get(correlationId);
+      if (exchange) exchange.appraisal = appraisal;
       if (exchange && exchange.redo !== 'regenerate') void reply(correlationId, exchange, preview);
     }),
   );
@@ -307,7 +315,11 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       if (exchange?.response === undefined) return;
       exchanges.delete(correlationId);
       if (!input.remembers) return;
-      const marks = { ...(exchange.turn === undefined ? {} : { turn: exchange.turn }), replace: exchange.redo === 'edit' };
+      const marks = {
+        ...(exchange.turn === undefined ? {} : { turn: exchange.turn }),
+        ...(exchange.appraisal === undefined ? {} : { appraisal: exchange.appraisal }),
+        replace: exchange.redo === 'edit',
+      };
       // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
       conversations
         .remember(exchange.session, exchange.message, exchange.response, { message: exchange.at, reply: at }, marks)

@@ -284,6 +284,8 @@ export const HistoryMessageSchema = Type.Object({
   role: Type.Enum(['user', 'assistant']),
   content: Type.String(),
   at: Iso8601Schema,
+  /** A message's: how it read. */
+  appraisal: Type.Optional(AppraisalSchema),
   /** The streamed turn it came from (its `Turn-Id`). */
   turn: Type.Optional(Type.String()),
   /** A reply the visitor stopped, kept as far as it came. */

@@ -1,3 +1,5 @@
+import type { Appraisal } from '../emotions/emotions.js';
+
 /** One turn of a conversation as the chat-completions API takes it. */
 export interface ConversationTurn {
   readonly role: 'user' | 'assistant';
@@ -17,6 +19,8 @@ export interface TurnVersion {
  */
 export interface TimedTurn extends ConversationTurn {
   readonly at: string;
+  /** A message's: how it read (the visitor who wrote it sees it; the model never gets it). */
+  readonly appraisal?: Appraisal;
   readonly turn?: string;
   readonly stopped?: boolean;
   readonly alternatives?: TurnVersion[];
@@ -29,6 +33,8 @@ export interface ExchangeMarks {
   readonly stopped?: boolean;
   /** A regenerate or an edit: the last exchange is replaced, its versions kept in `alternatives`. */
   readonly replace?: boolean;
+  /** How the message read, kept on its turn (a regenerate's message is not read again: it keeps the first reading). */
+  readonly appraisal?: Appraisal;
 }
 
 /** Earlier versions kept per turn: the oldest go first beyond it. */
@@ -50,7 +56,13 @@ export const UNKNOWN_TIME = new Date(0).toISOString();
 export function exchangeTurns(message: string, reply: string, times?: ExchangeTimes, marks: ExchangeMarks = {}): [TimedTurn, TimedTurn] {
   const turn = marks.turn === undefined ? {} : { turn: marks.turn };
   return [
-    { role: 'user', content: message, at: times?.message ?? UNKNOWN_TIME, ...turn },
+    {
+      role: 'user',
+      content: message,
+      at: times?.message ?? UNKNOWN_TIME,
+      ...(marks.appraisal ? { appraisal: marks.appraisal } : {}),
+      ...turn,
+    },
     { role: 'assistant', content: reply, at: times?.reply ?? UNKNOWN_TIME, ...turn, ...(marks.stopped ? { stopped: true } : {}) },
   ];
 }
@@ -78,7 +90,12 @@ export function addExchange(
   const [user, assistant] = exchangeTurns(exchange.message, exchange.reply, exchange.times, marks);
   const last = turns.slice(-2);
   if (!marks.replace || last[0]?.role !== 'user' || last[1]?.role !== 'assistant') return [...turns, user, assistant];
-  return [...turns.slice(0, -2), withVersion(last[0], user), withVersion(last[1], assistant)];
+  // A regenerate's message, not read again, keeps how it read when it was sent.
+  const message =
+    user.appraisal === undefined && last[0].appraisal !== undefined && last[0].content === user.content
+      ? { ...user, appraisal: last[0].appraisal }
+      : user;
+  return [...turns.slice(0, -2), withVersion(last[0], message), withVersion(last[1], assistant)];
 }
 
 /** The last exchange's message and its time, which a regenerate answers again; none in an empty conversation. */

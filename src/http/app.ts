@@ -130,7 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
     await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
   });
-  await app.register(eventsRoutes, { bus, system, bufferBytes: options.eventStreamBufferBytes });
+  await app.register(eventsRoutes, { bus, system, logger, bufferBytes: options.eventStreamBufferBytes });
   await app.register(avatarRoutes, { system });
   await app.register(moodRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });

@@ -1,3 +1,4 @@
+import type { Appraisal } from '../emotions/emotions.js';
 import type { Redis } from 'ioredis';
 import {
   addExchange,
@@ -44,11 +45,13 @@ function isVersion(value: unknown): value is TurnVersion {
 
 /** A stored turn as the visitor gets it: a field this version cannot read is left out (a turn an older version stored has no time). */
 function readTurn(turn: ConversationTurn & Record<string, unknown>): TimedTurn {
-  const { turn: id, stopped, alternatives } = turn;
+  const { turn: id, stopped, alternatives, appraisal } = turn;
   return {
     role: turn.role,
     content: turn.content,
     at: typeof turn.at === 'string' ? turn.at : UNKNOWN_TIME,
+    // Written by this service's own appraisal (the stream's entries are checked; the conversation only shows it).
+    ...(typeof appraisal === 'object' && appraisal !== null ? { appraisal: appraisal as Appraisal } : {}),
     ...(typeof id === 'string' ? { turn: id } : {}),
     ...(stopped === true ? { stopped } : {}),
     ...(Array.isArray(alternatives) ? { alternatives: alternatives.filter(isVersion) } : {}),

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { addExchange, lastExchange, untimed, type TimedTurn } from '../../src/conversations/conversation-store.js';
+import { ANGRY_APPRAISAL } from '../support/moods.js';
 
 const times = (message: string, reply: string) => ({ message, reply });
 const base: readonly TimedTurn[] = addExchange([], { message: 'hi', reply: 'Hello!', times: times('t1', 't2') }, { turn: 'a' });
@@ -50,4 +51,24 @@ t.test('the last exchange, and the prompt without an empty stopped reply', async
     { role: 'assistant', content: 'Hello!' },
     { role: 'user', content: 'wait' },
   ]);
+});
+
+t.test("a message keeps how it read: on its own turn only, through a regenerate; an edit's is the new reading", async (t) => {
+  const angry = ANGRY_APPRAISAL;
+  const calm = { ...ANGRY_APPRAISAL, strongest: 'joy' as const, cues: ['thanks'] };
+  const first = addExchange([], { message: 'I hate this', reply: 'Sorry.' }, { appraisal: angry });
+  t.same(first[0]?.appraisal, angry, 'the message carries it');
+  t.equal(first[1]?.appraisal, undefined, 'the reply does not');
+  const regenerated = addExchange(first, { message: 'I hate this', reply: 'I hear you.' }, { replace: true });
+  t.same(regenerated[0]?.appraisal, angry, 'a regenerate (not read again) keeps the first reading');
+  const edited = addExchange(regenerated, { message: 'thanks anyway', reply: 'Any time.' }, { replace: true, appraisal: calm });
+  t.same(edited[0]?.appraisal, calm, 'an edit is read anew');
+  t.same(
+    untimed(edited),
+    [
+      { role: 'user', content: 'thanks anyway' },
+      { role: 'assistant', content: 'Any time.' },
+    ],
+    'the model never gets it',
+  );
 });

@@ -4,17 +4,20 @@ import type { ServerResponse } from 'node:http';
 import type { Bus } from '../../bus/bus.js';
 import type { StatusReported, SystemPhase } from '../../bus/events.js';
 import type { EmotionState } from '../../emotions/state.js';
-
-/** What a frame is made of: the phase and the mood. */
-type AvatarSource = Pick<StatusReported, 'phase'> & EmotionState;
+import type { Logger } from '../../runtime/logger.js';
 import { moodNow, subscribeToMood } from '../mood-feed.js';
 import { avatarBody } from '../present.js';
 import { sseFrame } from '../sse-frame.js';
 import type { SystemClient } from '../system-client.js';
 
+/** What a frame is made of: the phase and the mood. */
+type AvatarSource = Pick<StatusReported, 'phase'> & EmotionState;
+
 export interface EventsRoutesOptions {
   readonly bus: Bus;
   readonly system: SystemClient;
+  /** The service's logger: Fastify's own is silent unless request lines are on (LOG_REQUESTS). */
+  readonly logger: Logger;
   /** Unsent bytes a listener may have before it is dropped (default `LISTENER_BUFFER_BYTES`). */
   readonly bufferBytes?: number;
 }
@@ -38,7 +41,10 @@ export const LISTENER_CLOSE_GRACE_MS = 500;
  * frame ever says. On close (shutdown) every stream ends, and a socket that has not taken its end
  * within `LISTENER_CLOSE_GRACE_MS` is destroyed, so the server never waits for listeners that do not read.
  */
-export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app, { bus, system, bufferBytes = LISTENER_BUFFER_BYTES }) => {
+export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (
+  app,
+  { bus, system, logger, bufferBytes = LISTENER_BUFFER_BYTES },
+) => {
   const listeners = new Set<ServerResponse>();
   let id = 0;
   const frameOf = (status: AvatarSource): string => sseFrame(JSON.stringify(avatarBody(status)), undefined, id);
@@ -56,7 +62,7 @@ export const eventsRoutes: FastifyPluginAsync<EventsRoutesOptions> = async (app,
   });
   const drop = (socket: ServerResponse): void => {
     listeners.delete(socket);
-    app.log.warn(
+    logger.warn(
       { unsentBytes: socket.writableLength, remoteAddress: socket.socket?.remoteAddress },
       'event-stream listener dropped: it stopped reading (it may reconnect and get the current state)',
     );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { HistoryMessage, HistoryReported } from '../../bus/events.js';
+import { roundAppraisal } from '../../emotions/model.js';
 import { httpError } from '../errors.js';
 import type { CookiePolicy } from '../cookie-attributes.js';
 import { visitorSession } from '../session.js';
@@ -16,11 +17,12 @@ export interface HistoryRoutesOptions {
 }
 
 /** A history entry as the visitor gets it: spelled out, since an event's fields are not the body's; the optional ones only when set. */
-function historyEntry({ role, content, at, turn, stopped, alternatives }: HistoryMessage): Record<string, unknown> {
+function historyEntry({ role, content, at, appraisal, turn, stopped, alternatives }: HistoryMessage): Record<string, unknown> {
   return {
     role,
     content,
     at,
+    ...(appraisal === undefined ? {} : { appraisal: roundAppraisal(appraisal) }),
     ...(turn === undefined ? {} : { turn }),
     ...(stopped ? { stopped } : {}),
     ...(alternatives === undefined || alternatives.length === 0 ? {} : { alternatives }),

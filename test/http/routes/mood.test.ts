@@ -85,3 +85,20 @@ t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their str
   );
   t.notMatch(response.body, /spider|waiting|outrageous|terrified/i, 'no word of anyone’s message');
 });
+
+t.test('the visitor sees how each of its messages read: the history’s message entries carry their appraisal', async (t) => {
+  const { app } = await readyApp(t);
+  const chat = await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'I am terrified of spiders' } });
+  t.equal(chat.statusCode, 200);
+  t.same(
+    Object.keys(chat.json()).sort(),
+    ['avatar_shape', 'emotions', 'is_initialized', 'response'],
+    'the JSON chat body keeps the seed’s fields',
+  );
+  const cookie = String(chat.headers['set-cookie']).split(';')[0]!;
+  const { messages } = (await app.inject({ url: '/api/history', headers: { cookie } })).json();
+  t.match(messages[0], { role: 'user', content: 'I am terrified of spiders', appraisal: { strongest: 'fear', cues: ['terrified'] } });
+  t.same(Object.keys(messages[0].appraisal), ['emotions', 'neutral', 'strongest', 'cues']);
+  t.equal(messages[0].appraisal.neutral, Math.round(messages[0].appraisal.neutral * 100) / 100, 'rounded to 2 decimals');
+  t.notOk('appraisal' in messages[1], 'a reply has none');
+});
