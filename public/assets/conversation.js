@@ -25,6 +25,25 @@ markdown.renderer.rules.link_open = (tokens, i, options, env, self) => {
   return renderLinkOpen(tokens, i, options, env, self);
 };
 
+/** How the page names the emotion a message expressed most. */
+const SOUNDED = { joy: 'happy', sadness: 'sad', anger: 'angry', fear: 'afraid', curiosity: 'curious' };
+
+/** "you sounded angry: furious, hate" for an appraisal; "you sounded neutral" when neutral weighs most; nothing without one. */
+export function readingWords(appraisal) {
+  const strongest = appraisal?.strongest;
+  if (!(strongest in SOUNDED)) return undefined;
+  if (Number(appraisal.neutral) > Number(appraisal.emotions?.[strongest])) return 'you sounded neutral';
+  const cues = Array.isArray(appraisal.cues) ? appraisal.cues.map(String).filter((cue) => cue !== '') : [];
+  return `you sounded ${SOUNDED[strongest]}${cues.length > 0 ? `: ${cues.join(', ')}` : ''}`;
+}
+
+/** The visitor's message a reply answers: the nearest one before it. */
+function messageBefore(item) {
+  let previous = item?.previousElementSibling;
+  while (previous && !previous.classList.contains('user')) previous = previous.previousElementSibling;
+  return previous ?? undefined;
+}
+
 /** How long New conversation can be undone before the conversation is forgotten. */
 const UNDO_MS = 5000;
 
@@ -86,6 +105,16 @@ export function mountConversation(bus) {
     else body.textContent = text;
     item.scrollIntoView({ block: 'nearest' });
     return item;
+  }
+
+  /** Under the visitor's message, how the service read it: "you sounded angry: furious, hate". */
+  function markReading(item, appraisal) {
+    const words = readingWords(appraisal);
+    if (!item || !words) return;
+    const note = item.querySelector('.reading') ?? document.createElement('span');
+    note.className = 'reading';
+    note.textContent = words;
+    item.append(note);
   }
 
   /** A stopped reply says so, as the history keeps it. */
@@ -154,6 +183,7 @@ export function mountConversation(bus) {
     for (const message of messages) {
       const item = say(message.role === 'user' ? 'user' : 'bot', String(message.content));
       if (message.turn) item.dataset.turn = message.turn;
+      if (message.role === 'user') markReading(item, message.appraisal);
       if (message.stopped) markStopped(item);
       if (Array.isArray(message.alternatives) && message.alternatives.length > 0) addVersions(item, message);
     }
@@ -218,6 +248,7 @@ export function mountConversation(bus) {
         streamed = String(data.response ?? '');
         redraw();
         reply.item.setAttribute('aria-busy', 'false');
+        markReading(messageBefore(reply.item), data.appraisal);
         bus.emit('mood', data);
       } else if (event === 'error') {
         cancelAnimationFrame(drawing);

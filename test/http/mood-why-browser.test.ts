@@ -56,3 +56,33 @@ t.test('focusing or hovering a bar shows what moved it: your message, someone’
   await page.keyboard.press('Escape');
   t.ok(await panel.isHidden(), 'Escape closes it');
 });
+
+t.test('the visitor sees how its message read, beside it, streamed and after a reload', async (t) => {
+  const { app } = await readyApp(t);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const page = await readyPage(t, address);
+  const box = page.getByLabel('Your message');
+  await box.fill('I am furious and I hate this');
+  await box.press('Enter');
+  const reading = page.locator('.message.user .reading');
+  await reading.waitFor();
+  t.match(
+    await reading.textContent(),
+    /^you sounded angry: (hate, furious|furious, hate)$/,
+    'the done frame’s appraisal, under the message',
+  );
+  await box.fill('The meeting is at 3pm.');
+  await box.press('Enter');
+  await page.locator('.message.user .reading').nth(1).waitFor();
+  t.equal(await page.locator('.message.user .reading').nth(1).textContent(), 'you sounded neutral');
+  mkdirSync(OUTPUT, { recursive: true });
+  await page.locator('.chat-panel').screenshot({ path: `${OUTPUT}/reading.png` });
+  await page.reload();
+  await page.locator('#state', { hasText: 'Ready' }).waitFor();
+  await page.locator('.message.user .reading').nth(1).waitFor();
+  t.same(
+    await page.locator('.message.user .reading').allTextContents(),
+    [await reading.first().textContent(), 'you sounded neutral'],
+    'the history keeps it',
+  );
+});
