@@ -74,6 +74,8 @@ export function mountConversation(bus) {
   let ownTurn;
   /** The turns this tab started: the feed's news of them is this tab's own. */
   const ownTurns = new Set();
+  /** Resolves once this tab's chat in flight knows its turn (its answer's Turn-Id), or has none. */
+  let ownTurnKnown = Promise.resolve();
   /** The turns of other tabs (or before a reload) this tab follows: their reply views and the last frame shown. */
   const followed = new Map();
   /** The next message replaces the last exchange (↑ in the empty box, or Edit). */
@@ -306,6 +308,8 @@ export function mountConversation(bus) {
     const view = replyView({ own: true, onFailure: (data) => data.code !== 'CHAT_STOPPED' && text && giveBack(text) });
     let outcome;
     let ownTurnOf;
+    let known = () => undefined;
+    ownTurnKnown = new Promise((resolve) => (known = resolve));
     try {
       const response = await fetch(ROUTES[redo ?? 'chat'], {
         method: 'POST',
@@ -321,11 +325,13 @@ export function mountConversation(bus) {
       ownTurn = response.headers.get('turn-id') || undefined;
       ownTurnOf = ownTurn;
       if (ownTurn) ownTurns.add(ownTurn);
+      known();
       bus.emit('streaming', true);
       outcome = await followTurn(ownTurn, view.handle, { response });
     } catch {
       outcome = 'unreachable';
     } finally {
+      known();
       view.end();
       ownTurn = undefined;
       bus.emit('streaming', false);
@@ -365,8 +371,16 @@ export function mountConversation(bus) {
     });
   }
 
-  /** A turn started elsewhere (another tab, or this page before a reload): its message, then its reply as it grows. */
-  function followElsewhere({ id, message, redo }) {
+  /**
+   * A turn started elsewhere (another tab, or this page before a reload): its message, then its reply
+   * as it grows. The feed may tell of this tab's own turn before its answer has said which it is: a
+   * turn told while this tab's chat is on its way waits for that answer, then reads what it missed.
+   */
+  async function followElsewhere({ id, message, redo }) {
+    if (sending && ownTurn === undefined) {
+      await ownTurnKnown;
+      if (!followed.has(id) && !ownTurns.has(id)) queueMicrotask(() => catchUp(id));
+    }
     if (followed.has(id) || ownTurns.has(id)) return;
     const bubbles = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
     if (redo === 'regenerate') bubbles.at(-1)?.remove();
@@ -454,11 +468,10 @@ export function mountConversation(bus) {
         const shown = new Set(lastMessages.map((message) => message.turn).filter(Boolean));
         for (const turn of data.turns ?? []) {
           if (shown.has(turn.id) || ownTurns.has(turn.id) || followed.has(turn.id)) continue;
-          followElsewhere(turn);
-          catchUp(turn.id);
+          void followElsewhere(turn).then(() => catchUp(turn.id));
         }
       });
-    } else if (event === 'turn') followElsewhere(data);
+    } else if (event === 'turn') void followElsewhere(data);
     else if (event === 'frame') deliver(data.turn, data.id, data.event, data.data);
     else if (event === 'cleared' && !pendingClear && !sending) {
       conversation.replaceChildren();

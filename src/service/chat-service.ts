@@ -169,7 +169,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       shared: replica?.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
-    if (loaded.replaced) warnings.push(loaded.replaced);
+    if (loaded.replaced) logger.warn(loaded.replaced);
     if (loaded.notKept) warnings.push(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
     await replica?.close();

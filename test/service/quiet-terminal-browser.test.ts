@@ -46,7 +46,7 @@ t.test('an open page writes no line; a chat writes a few, none with its text', a
   });
   t.match(chatLines, [
     /^chat #\w+ accepted: 32 characters, streamed$/,
-    /^chat #\w+ read as positive \(score \d+\)$/,
+    /^chat #\w+ read as (joy|sadness|anger|fear|curiosity|neutral) \((joy|sadness|anger|fear|curiosity) \d\.\d\d, neutral \d\.\d\d; sentiment positive, score \d+\)$/,
     /^chat #\w+ replied: 17 characters in \d+\.\d s$/,
     /^chat #\w+ committed: (Circle|Triangle|Square), joy \d\.\d\d, sadness/,
   ]);
