@@ -15,12 +15,35 @@ import { chromium } from 'playwright-core';
 /** The moods pictured, each reached by chatting these messages from the default mood. */
 export const CONVERSATIONS = {
   joy: ["I'm so happy today!", 'This is wonderful, I love it', 'Great news, I got the job!', 'Thank you, that made my day'],
-  sadness: ['I feel so sad and lonely', 'I miss my grandmother, she passed away', "I'm heartbroken", 'Everything feels hopeless and I keep crying'],
-  anger: ['I am furious!', 'This is outrageous, I hate it', 'You are so annoying, stop it', 'I hate this so much, it makes me angry', 'This is infuriating!'],
+  sadness: [
+    'I feel so sad and lonely',
+    'I miss my grandmother, she passed away',
+    "I'm heartbroken",
+    'Everything feels hopeless and I keep crying',
+  ],
+  anger: [
+    'I am furious!',
+    'This is outrageous, I hate it',
+    'You are so annoying, stop it',
+    'I hate this so much, it makes me angry',
+    'This is infuriating!',
+  ],
   fear: ["I'm scared", 'I am terrified of what will happen', "I'm so anxious and nervous", "I'm afraid something bad will happen"],
-  curiosity: ['How do black holes form?', 'I wonder why the sky is blue?', 'What is the meaning of this?', 'Can you explain how vaccines work?'],
+  curiosity: [
+    'How do black holes form?',
+    'I wonder why the sky is blue?',
+    'What is the meaning of this?',
+    'Can you explain how vaccines work?',
+  ],
   default: [],
-  'sadness-anger': ['I feel so sad and lonely', 'I am furious and I hate this', "I'm heartbroken", 'This is outrageous, I hate it', 'I miss her so much', 'I am so angry'],
+  'sadness-anger': [
+    'I feel so sad and lonely',
+    'I am furious and I hate this',
+    "I'm heartbroken",
+    'This is outrageous, I hate it',
+    'I miss her so much',
+    'I am so angry',
+  ],
   'joy-fear': ['I got the job, I am so happy!', "But I'm scared I will fail", 'I love this team', "I'm nervous about the first day"],
 };
 
