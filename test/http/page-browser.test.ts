@@ -57,6 +57,8 @@ t.test('the page waits for initialization, chats, shows replies as text and move
   t.equal(await page.locator('#conversation b').count(), 0, 'no <b> element was made');
   t.equal(await page.locator('#conversation i').count(), 0, "the user's own text is not HTML either");
   t.same(system.messages, ['Hello <i>you</i>']);
+  // The bubble shows at the reply's first frame, the bars at its end: wait (bounded) for the end.
+  await page.waitForFunction(`${barWidth('joy-bar')} === '90%'`, undefined, { timeout: 10_000 }).catch(() => undefined);
   t.equal(await page.evaluate(barWidth('joy-bar')), '90%', 'the bars move with the reply');
   t.equal(await page.evaluate(barWidth('sadness-bar')), '5%');
   t.equal(await page.locator('#avatar').getAttribute('data-shape'), 'Triangle');
