@@ -3,10 +3,9 @@
 // real comments (the GoEmotions dev split), in one process; and the heap the loaded weights take.
 // Runs inside `npm run bench`, or alone: `npm run build && tsc -p tsconfig.bench.json && node dist-bench/bench/appraisal.js`.
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { analyzeSentiment, appraise, loadShippedModel } from 'emotion-hub';
+import { collect } from './session-memory.js';
 
 export interface AppraisalFigures {
   readonly messages: number;
@@ -15,11 +14,6 @@ export interface AppraisalFigures {
   readonly sentiment: { readonly p50: number; readonly p99: number };
   /** Heap the loaded weights take, after a full collection. */
   readonly modelBytes: number;
-}
-
-function collect(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
 }
 
 /** p50 and p99 of the time `read` takes per text, in µs, after a warm-up pass. */

@@ -38,7 +38,7 @@ function sentence(random: () => number, chars: number): string {
 }
 
 /** A full collection; `--expose-gc` is set from here so the script needs no flag. */
-function collect(): void {
+export function collect(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
 }

@@ -12,29 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
+/** The messages a person types to make the avatar feel one thing (test/http/routes/mood.test.ts chats them too). */
+const ONE_FEELING = JSON.parse(readFileSync(new URL('../test/fixtures/chat-messages.json', import.meta.url), 'utf8'));
+
 /** The moods pictured, each reached by chatting these messages from the default mood. */
 export const CONVERSATIONS = {
-  joy: ["I'm so happy today!", 'This is wonderful, I love it', 'Great news, I got the job!', 'Thank you, that made my day'],
-  sadness: [
-    'I feel so sad and lonely',
-    'I miss my grandmother, she passed away',
-    "I'm heartbroken",
-    'Everything feels hopeless and I keep crying',
-  ],
-  anger: [
-    'I am furious!',
-    'This is outrageous, I hate it',
-    'You are so annoying, stop it',
-    'I hate this so much, it makes me angry',
-    'This is infuriating!',
-  ],
-  fear: ["I'm scared", 'I am terrified of what will happen', "I'm so anxious and nervous", "I'm afraid something bad will happen"],
-  curiosity: [
-    'How do black holes form?',
-    'I wonder why the sky is blue?',
-    'What is the meaning of this?',
-    'Can you explain how vaccines work?',
-  ],
+  ...ONE_FEELING,
   default: [],
   'sadness-anger': [
     'I feel so sad and lonely',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { Test } from 'tap';
 import { EMOTION_NAMES, type EmotionName, type Emotions } from '../../../src/emotions/emotions.js';
@@ -5,24 +6,12 @@ import { readyApp } from '../../support/chat-system-harness.js';
 
 type App = Awaited<ReturnType<typeof readyApp>>['app'];
 
-// What a person types to make the avatar feel one thing, read by the shipped appraisal.
-const RUNS: Record<EmotionName, readonly string[]> = {
-  joy: ["I'm so happy today!", 'This is wonderful, I love it', 'Great news, I got the job!', 'Thank you, that made my day'],
-  sadness: [
-    'I feel so sad and lonely',
-    'I miss my grandmother, she passed away',
-    "I'm heartbroken",
-    'Everything feels hopeless and I keep crying',
-  ],
-  anger: ['I am furious!', 'This is outrageous, I hate it', 'You are so annoying, stop it', "I'm really angry at my boss"],
-  fear: ["I'm scared", 'I am terrified of what will happen', "I'm so anxious and nervous", "I'm afraid something bad will happen"],
-  curiosity: [
-    'How do black holes form?',
-    'I wonder why the sky is blue?',
-    'What is the meaning of this?',
-    'Can you explain how vaccines work?',
-  ],
-};
+// What a person types to make the avatar feel one thing, read by the shipped appraisal (the same
+// messages make docs/avatar.md's pictures: scripts/avatar-screenshots.mjs).
+const RUNS = JSON.parse(readFileSync(new URL('../../fixtures/chat-messages.json', import.meta.url), 'utf8')) as Record<
+  EmotionName,
+  readonly string[]
+>;
 
 async function say(t: Test, app: App, message: string): Promise<{ avatar_shape: string; emotions: Emotions }> {
   const response = await app.inject({ method: 'POST', url: '/api/chat', payload: { message } });
