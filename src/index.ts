@@ -45,7 +45,7 @@ export { loadShippedModel } from './appraisal/shipped-model.js';
 export { explain, type MoodExplanation, type MoodStep } from './emotions/mood-journal.js';
 export { advanceAvatar, defaultState, NEUTRAL_SENTIMENT, type EmotionState } from './emotions/state.js';
 export { foldEvent } from './replay/fold-event.js';
-export { systemPrompt } from './actors/dialogue-actor.js';
+export { systemPrompt } from './providers/reply-writer.js';
 export {
   EMOTIONS_FILE_VERSION,
   EmotionsFileError,

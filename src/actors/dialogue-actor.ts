@@ -1,280 +1,229 @@
 import { Subscription } from 'rxjs';
 import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
-import type { ProviderConfig } from '../config/chat-config.js';
-import { EMOTION_NAMES, type Appraisal, type Emotions } from '../emotions/emotions.js';
-import { roundEmotions } from '../emotions/model.js';
-import { withinDeadline } from '../providers/deadline.js';
-import { createProviderClient, describeProviderError, isProviderTimeout } from '../providers/openai-client.js';
-import type { SessionKey } from '../bus/events.js';
-import { lastExchange, untimed, type ConversationStore, type ConversationTurn } from '../conversations/conversation-store.js';
-import { isoStamps, type Clock } from '../runtime/clock.js';
-import type { ChatCompletionMessageParam as ChatMessage } from 'openai/resources/chat/completions';
+import type { ChatRejected, SessionKey } from '../bus/events.js';
 import { publishLate } from '../bus/publish-late.js';
+import type { ModelFailurePolicy, ProviderConfig } from '../config/chat-config.js';
+import { lastExchange, untimed, type ConversationStore, type ConversationTurn } from '../conversations/conversation-store.js';
+import type { Appraisal, Emotions, Sentiment } from '../emotions/emotions.js';
+import type { EmotionState } from '../emotions/state.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
+import { createReplyWriter, systemPrompt, type ChatMessage } from '../providers/reply-writer.js';
+import { isoStamps, type Clock } from '../runtime/clock.js';
 
 export interface DialogueInput {
   readonly bus: Bus;
+  /** Where a replied chat commits its change; the actor does not know which ledger it is. */
+  readonly ledger: MoodLedger;
+  /** Each visitor's conversation; the actor does not know which store it is. */
+  readonly conversations: ConversationStore;
   readonly provider: ProviderConfig;
   /** The whole chat's time with the model, retries included. */
   readonly timeoutMs: number;
   /** Retries before a failure counts, each made only while time is left. */
   readonly maxRetries: number;
-  /** Each visitor's conversation; the actor does not know which store it is. */
-  readonly conversations: ConversationStore;
-  /** Whether the dialogue remembers committed exchanges; not when the ledger commits them with the change (`keepsConversations`). */
-  readonly remembers: boolean;
-  /** The mood the run starts from: a regenerate's prompt shows the mood as it is, no message having moved it. */
-  readonly initial: Emotions;
-  /** The time of a stopped or regenerated reply in the history. */
+  /** Only words the rejection: whether the service goes on after a model failure. */
+  readonly onModelFailure: ModelFailurePolicy;
+  /** The mood the run starts from: what a regenerate's prompt shows and its reply carries until a change comes. */
+  readonly initial: Pick<EmotionState, 'emotions' | 'avatarShape'>;
+  /** The times of the exchanges in the history. */
   readonly clock: Clock;
   readonly fetch?: typeof fetch;
 }
 
-/** The system prompt: who the model speaks as, and how it feels right now. */
-export function systemPrompt(emotions: Emotions): string {
-  const rounded = roundEmotions(emotions);
-  const feelings = EMOTION_NAMES.map((name) => `${name} ${rounded[name].toFixed(2)}`).join(', ');
-  return [
-    'You are the voice of a small avatar with feelings, chatting with one person.',
-    `Your current emotions, each from 0 (none) to 1 (intense): ${feelings}.`,
-    'Let them colour your tone and word choice without naming the numbers.',
-    'Answer in plain text, briefly and kindly.',
-  ].join(' ');
-}
+type Rejection = Exclude<ChatRejected['reason'], 'initializing' | 'missing_llm_key' | 'system_failed'>;
 
-/** The model's answer gives nothing to say (empty, or not a completion): docs/specification.md#states counts that as a failure to produce a reply. */
-class UnusableReplyError extends Error {
-  override readonly name = 'UnusableReplyError';
-}
-
-/** An accepted message, known by its correlation id until its exchange is remembered or dropped. */
-interface Exchange {
+/** One accepted chat, from acceptance to its answer: everything known of it so far. */
+interface Chat {
   readonly session: SessionKey;
   /** The message (a regenerate's: the last one, once the conversation was read). */
   message: string;
   /** When the message was accepted (a regenerate's: when the last one was): its time in the visitor's history. */
   at: string;
-  /** A streamed chat's own abort: the visitor may stop it alone (`chat.stop.requested`). */
-  readonly stream?: AbortController;
   readonly turn?: string;
   readonly redo?: 'regenerate' | 'edit';
+  /** A streamed chat's own abort: the visitor may stop it alone (`chat.stop.requested`). */
+  readonly stream?: AbortController;
   /** What the model has written so far: a stopped reply is kept as far as it came. */
   partial: string;
   /** How the message read, once `sentiment.analyzed` said (a regenerate's is not read again). */
-  appraisal?: Appraisal;
+  reading?: { readonly sentiment: Sentiment; readonly appraisal: Appraisal };
+  /** Set once the model replied: from then on the chat waits for its own change to come back from the ledger, and cannot be stopped. */
   response?: string;
 }
 
-/** A streamed reply did not end within the chat's deadline: the call counts as timed out. */
-class StreamTimeoutError extends Error {
-  override readonly name = 'StreamTimeoutError';
-}
-
-/** A streamed try failed after pieces of it were sent: not tried again (its `cause` is the failure). */
-class PiecesSentError extends Error {
-  override readonly name = 'PiecesSentError';
-  constructor(cause: unknown) {
-    super('the stream failed after pieces of the reply were sent', { cause });
-  }
-}
+const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: string }> = {
+  exit: {
+    failed: 'The language model failed to produce a reply; the service is shutting down.',
+    timedOut: 'The language model took too long to reply; the service is shutting down.',
+  },
+  stay: {
+    failed: 'The language model failed to produce a reply; nothing changed. Please try again.',
+    timedOut: 'The language model took too long to reply; nothing changed. Please try again.',
+  },
+};
 
 /**
- * The dialogue engine: once an accepted message is scored (with the emotions it would make), asks the conversational
- * provider for a reply, with those emotions in the system prompt and that visitor's conversation
- * only. Publishes `dialogue.replied`, or `dialogue.failed` with the cause after the retries that
- * fit in the chat's one deadline. A streamed chat's reply comes piece by piece, each published as
- * `chat.token`, and is replied only once the provider's stream has ended normally within that
- * deadline; a try is retried only while no piece has been sent. The visitor can stop it
- * (`dialogue.stopped`, no failure). The exchange joins the visitor's conversation only when the
- * chat is committed.
+ * The dialogue: the one owner of every chat from its acceptance to its answer. Once an accepted
+ * message is read (`sentiment.analyzed`, with the emotions it would make), it asks the
+ * conversational provider for a reply (src/providers/reply-writer.ts), with those emotions in the
+ * system prompt and that visitor's conversation only; a streamed chat's pieces go out as
+ * `chat.token`. Then it appends the chat's change (decay, then the message's appraisal) to the mood
+ * ledger, with the exchange, and answers `chat.replied` only once the ledger has delivered that
+ * very change (`mood.changed`), with the mood right after it. A regenerate appends nothing: its
+ * reply carries the mood as it is. A chat the ledger refuses, whose conversation cannot be read, or
+ * whose model call fails is `chat.rejected` and changes nothing; a model failure is also
+ * `dialogue.failed`, which the system machine hears. The visitor can stop a streamed reply the
+ * model is still writing; it is kept in the history as far as it came. When the system fails, the
+ * chats in flight run to their end (`chat.drain.requested`) and those still going at the drain's
+ * deadline are refused.
  */
 export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
-  const { bus, provider, conversations, timeoutMs, maxRetries } = input;
-  // Retries are made here, within one deadline for the whole chat: the client's own would give
-  // each try the whole timeout.
-  const client = createProviderClient(provider, { timeoutMs, maxRetries: 0, fetch: input.fetch });
+  const { bus, ledger, conversations, onModelFailure } = input;
+  const writer = createReplyWriter(input);
+  // Whether the exchange joins the conversation here: not when the ledger commits it with the change.
+  const remembers = ledger.keepsConversations !== true;
+  const stamp = isoStamps(input.clock);
+  const chats = new Map<string, Chat>();
   // Calls in flight, aborted on stop; a controller per call, since the openai client never removes
-  // the listener it adds to a signal. A streamed call's controller is its exchange's, so that the
+  // the listener it adds to a signal. A streamed call's controller is its chat's, so that the
   // visitor can stop it alone.
   const inFlight = new Set<AbortController>();
-  const exchanges = new Map<string, Exchange>();
-  const stamp = isoStamps(input.clock);
+  let mood = { emotions: input.initial.emotions, avatarShape: input.initial.avatarShape };
+  let drain: { readonly correlationId: string; readonly timer: NodeJS.Timeout; ended: number } | undefined;
 
-  /** A JSON chat's reply: one completion, tried again while the chat's deadline leaves time. */
-  async function completed(messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> {
-    const completion = await withinDeadline(
-      (timeout) => client.chat.completions.create({ model: provider.model, messages: [...messages] }, { signal, timeout }),
-      { timeoutMs, maxRetries, signal },
-    );
-    // A provider that answers 200 with something else than a completion must be named as such, not as a TypeError.
-    if (!Array.isArray((completion as { choices?: unknown }).choices)) {
-      throw new UnusableReplyError(`model ${provider.model} returned a malformed reply: no "choices" list`);
-    }
-    return completion.choices[0]?.message?.content ?? '';
-  }
-
-  /**
-   * A streamed chat's reply: each piece goes on the bus as it comes. The chat's one deadline covers
-   * it all, the stream's opening (each try given the time left) and its pieces (the call is aborted
-   * when the deadline passes). A try that fails before any piece was sent is retried as a JSON
-   * chat's; after a piece, the visitor has seen part of a reply, so the failure is final.
-   */
-  async function streamed(
-    correlationId: string,
-    exchange: Exchange,
-    messages: readonly ChatMessage[],
-    call: AbortController,
-  ): Promise<string> {
-    let expired = false;
-    const deadline = setTimeout(() => {
-      expired = true;
-      call.abort();
-    }, timeoutMs);
-    let sent = false;
-    try {
-      return await withinDeadline(
-        async (timeout) => {
-          try {
-            const stream = await client.chat.completions.create(
-              { model: provider.model, messages: [...messages], stream: true },
-              { signal: call.signal, timeout },
-            );
-            let text = '';
-            for await (const chunk of stream) {
-              const piece = chunk.choices?.[0]?.delta?.content;
-              if (typeof piece !== 'string' || piece === '') continue;
-              text += piece;
-              exchange.partial = text;
-              sent = true;
-              publishLate(bus, { type: 'chat.token', correlationId, text: piece });
-            }
-            // An aborted stream may end as if normally: the flag, not the loop's end, says what happened.
-            if (expired) throw new StreamTimeoutError(`model ${provider.model}: the reply did not end within ${timeoutMs} ms`);
-            return text;
-          } catch (error) {
-            throw sent ? new PiecesSentError(error) : error;
-          }
-        },
-        { timeoutMs, maxRetries, signal: call.signal },
-      );
-    } catch (error) {
-      if (expired && !(error instanceof StreamTimeoutError)) {
-        throw new StreamTimeoutError(`model ${provider.model}: the reply did not end within ${timeoutMs} ms`);
-      }
-      throw error;
-    } finally {
-      clearTimeout(deadline);
-    }
-  }
+  /** Ends the drain once no chat is left in flight; `cut` counts those refused at its deadline. */
+  const settleDrain = (cut = 0): void => {
+    if (drain === undefined || chats.size > 0) return;
+    clearTimeout(drain.timer);
+    publishLate(bus, { type: 'chat.drained', correlationId: drain.correlationId, ended: drain.ended, cut });
+    drain = undefined;
+  };
+  /** Forgets the chat; false when it was answered already (stopped, drained). */
+  const answered = (correlationId: string): boolean => {
+    if (!chats.delete(correlationId)) return false;
+    if (drain) drain.ended += 1;
+    return true;
+  };
+  const reject = (correlationId: string, reason: Rejection, error: string): void => {
+    if (answered(correlationId)) publishLate(bus, { type: 'chat.rejected', correlationId, reason, error });
+    settleDrain();
+  };
+  /** Answers with the mood as it is now; with how the message read, unless it was not read again (a regenerate). */
+  const reply = (correlationId: string, response: string, appraisal?: Appraisal): void => {
+    if (answered(correlationId))
+      publishLate(bus, { type: 'chat.replied', correlationId, response, ...mood, ...(appraisal ? { appraisal } : {}) });
+    settleDrain();
+  };
+  const unreadable = (correlationId: string, error: unknown): void =>
+    reject(correlationId, 'unavailable', `The conversation could not be read (${(error as Error).message}); nothing changed. Please try again.`);
 
   /**
-   * The prompt's conversation and the exchange's message: a regenerate or an edit answers in place
-   * of the last exchange, so the model sees the conversation before it (a regenerate's message is
-   * the last one). `undefined` when there is no last exchange to redo.
+   * The prompt's conversation: a regenerate or an edit answers in place of the last exchange, so the
+   * model sees the conversation before it (a regenerate's message is the last one). `undefined`
+   * when there is no last exchange to redo.
    */
-  async function promptOf(exchange: Exchange): Promise<readonly ConversationTurn[] | undefined> {
-    if (exchange.redo === undefined) return conversations.history(exchange.session);
-    const turns = await conversations.messages(exchange.session);
+  async function promptOf(chat: Chat): Promise<readonly ConversationTurn[] | undefined> {
+    if (chat.redo === undefined) return conversations.history(chat.session);
+    const turns = await conversations.messages(chat.session);
     const last = lastExchange(turns);
     if (last === undefined) return undefined;
-    if (exchange.redo === 'regenerate') {
-      exchange.message = last.message;
-      exchange.at = last.at;
+    if (chat.redo === 'regenerate') {
+      chat.message = last.message;
+      chat.at = last.at;
     }
     return untimed(turns.slice(0, -2));
   }
 
   /** Keeps an exchange the visitor sees but the mood did not take: a regenerate's, or a stopped reply's. */
-  function rememberUncommitted(exchange: Exchange, reply: string, stopped: boolean): Promise<void> {
-    const { session, message, at, turn, redo, appraisal } = exchange;
+  function rememberUncommitted(chat: Chat, response: string, stopped: boolean): Promise<void> {
+    const { session, message, at, turn, redo, reading } = chat;
     const marks = {
       ...(turn === undefined ? {} : { turn }),
       ...(stopped ? { stopped } : {}),
-      ...(appraisal === undefined ? {} : { appraisal }),
+      ...(reading === undefined ? {} : { appraisal: reading.appraisal }),
       replace: redo !== undefined,
     };
-    return conversations.remember(session, message, reply, { message: at, reply: stamp() }, marks);
+    return conversations.remember(session, message, response, { message: at, reply: stamp() }, marks);
   }
 
-  async function reply(correlationId: string, exchange: Exchange, emotions: Emotions): Promise<void> {
+  /** The replied chat's change goes to the ledger with its exchange; the answer waits for the ledger to deliver it. */
+  function commit(correlationId: string, chat: Chat, response: string, reading: NonNullable<Chat['reading']>): void {
+    // The scores only: the mood is shared, the message's words (the cues) stay with its visitor.
+    const { emotions, neutral, strongest } = reading.appraisal;
+    const change = { kind: 'chat', correlationId, sentiment: reading.sentiment, appraisal: { emotions, neutral, strongest }, at: stamp() } as const;
+    const marks = { ...(chat.turn === undefined ? {} : { turn: chat.turn }), replace: chat.redo === 'edit' };
+    ledger
+      .append(change, { session: chat.session, message: chat.message, reply: response, times: { message: chat.at, reply: change.at }, ...marks, appraisal: reading.appraisal })
+      .catch((error: unknown) => {
+        const cause = error instanceof Error ? error.message : String(error);
+        reject(correlationId, 'unavailable', `The mood could not be recorded (${cause}); nothing changed. Please try again.`);
+      });
+  }
+
+  async function write(correlationId: string, chat: Chat, emotions: Emotions): Promise<void> {
     let history: readonly ConversationTurn[] | undefined;
     try {
-      history = await promptOf(exchange);
+      history = await promptOf(chat);
     } catch (error) {
-      exchanges.delete(correlationId);
-      publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
-      return;
+      return unreadable(correlationId, error);
     }
     // Stopped (or the actor stopped) while the history was read: the model is not asked.
-    if (exchange.stream?.signal.aborted) return;
-    if (history === undefined) {
-      exchanges.delete(correlationId);
-      publishLate(bus, { type: 'dialogue.nothing.to.redo', correlationId });
-      return;
-    }
-    const messages: ChatMessage[] = [
-      { role: 'system', content: systemPrompt(emotions) },
-      ...history,
-      { role: 'user', content: exchange.message },
-    ];
-    const call = exchange.stream ?? new AbortController();
+    if (chat.stream?.signal.aborted) return;
+    if (history === undefined) return reject(correlationId, 'nothing_to_redo', 'There is no last message to regenerate or edit.');
+    const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(emotions) }, ...history, { role: 'user', content: chat.message }];
+    const call = chat.stream ?? new AbortController();
     inFlight.add(call);
+    let response: string;
     try {
-      const text = exchange.stream ? await streamed(correlationId, exchange, messages, call) : await completed(messages, call.signal);
-      const response = text.trim();
-      if (response === '') throw new UnusableReplyError(`model ${provider.model} returned an empty reply`);
-      exchange.response = response;
-      if (call.signal.aborted) return;
-      // A regenerate commits nothing to the mood: its exchange is kept now, before the reply goes out.
-      if (exchange.redo === 'regenerate') {
-        exchanges.delete(correlationId);
-        try {
-          await rememberUncommitted(exchange, response, false);
-        } catch (error) {
-          publishLate(bus, { type: 'dialogue.unavailable', correlationId, reason: (error as Error).message });
-          return;
-        }
-      }
-      publishLate(bus, { type: 'dialogue.replied', correlationId, response });
+      response = chat.stream
+        ? await writer.stream(messages, call, (piece) => {
+            chat.partial += piece;
+            publishLate(bus, { type: 'chat.token', correlationId, text: piece });
+          })
+        : await writer.complete(messages, call.signal);
     } catch (error) {
       // A stopped call was answered by the stop itself; a call aborted by the actor's stop has nobody to tell.
-      if (call.signal.aborted && !(error instanceof StreamTimeoutError)) return;
-      exchanges.delete(correlationId);
-      const cause = error instanceof PiecesSentError ? error.cause : error;
-      const reason =
-        cause instanceof UnusableReplyError || cause instanceof StreamTimeoutError
-          ? cause.message
-          : `model ${provider.model}: ${describeProviderError(cause, provider.apiKey)}`;
-      const timedOut = cause instanceof StreamTimeoutError || isProviderTimeout(cause);
+      if (call.signal.aborted && !writer.expired(error)) return;
+      const { reason, timedOut } = writer.failure(error);
+      const messages = FAILURE_MESSAGES[onModelFailure];
+      reject(correlationId, timedOut ? 'provider_timeout' : 'provider_failed', timedOut ? messages.timedOut : messages.failed);
+      // After the answer: the system machine may go down on hearing it (ON_MODEL_FAILURE=exit).
       publishLate(bus, { type: 'dialogue.failed', correlationId, reason, timedOut });
+      return;
     } finally {
       inFlight.delete(call);
     }
+    chat.response = response;
+    if (call.signal.aborted) return;
+    // The message was read when it was first sent: a new reply to it moves nothing, decay included,
+    // and its exchange is kept now, before the reply goes out.
+    if (chat.redo === 'regenerate') {
+      try {
+        await rememberUncommitted(chat, response, false);
+      } catch (error) {
+        return unreadable(correlationId, error);
+      }
+      return reply(correlationId, response);
+    }
+    commit(correlationId, chat, response, chat.reading!);
   }
 
   /**
    * Stops the session's streamed replies that the model is still writing (one turn, or all); each
-   * is kept in the history as far as it came, marked stopped, before its chat hears of the stop.
-   * Resolves with how many were.
+   * is kept in the history as far as it came, marked stopped, before its chat is answered as
+   * stopped. Resolves with how many were.
    */
   async function stop(session: SessionKey, turn: string | undefined): Promise<number> {
     const stopping: Promise<void>[] = [];
-    for (const [correlationId, exchange] of exchanges) {
-      if (exchange.session !== session || exchange.stream === undefined || exchange.response !== undefined) continue;
-      if (turn !== undefined && exchange.turn !== turn) continue;
-      exchanges.delete(correlationId);
-      exchange.stream.abort();
+    for (const [correlationId, chat] of chats) {
+      if (chat.session !== session || chat.stream === undefined || chat.response !== undefined) continue;
+      if (turn !== undefined && chat.turn !== turn) continue;
+      chat.stream.abort();
       // A regenerate stopped before its message was read has nothing to keep.
-      const kept =
-        exchange.redo === 'regenerate' && exchange.message === ''
-          ? Promise.resolve()
-          : rememberUncommitted(exchange, exchange.partial, true);
+      const kept = chat.redo === 'regenerate' && chat.message === '' ? Promise.resolve() : rememberUncommitted(chat, chat.partial, true);
       stopping.push(
-        kept
-          .catch(() => undefined)
-          .then(() => {
-            publishLate(bus, { type: 'dialogue.stopped', correlationId });
-          }),
+        kept.catch(() => undefined).then(() => reject(correlationId, 'stopped', 'The reply was stopped; nothing changed.')),
       );
     }
     await Promise.all(stopping);
@@ -282,10 +231,9 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   }
 
   const subscription = new Subscription();
-  let mood = input.initial;
   subscription.add(
     bus.on('chat.accepted').subscribe(({ correlationId, message, session, stream, at, turn, redo }) => {
-      const exchange: Exchange = {
+      const chat: Chat = {
         session,
         message,
         at,
@@ -294,48 +242,66 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
         ...(turn === undefined ? {} : { turn }),
         ...(redo === undefined ? {} : { redo }),
       };
-      exchanges.set(correlationId, exchange);
-      // A regenerate's message was scored when it was first sent: its prompt shows the mood as it is.
-      if (redo === 'regenerate') void reply(correlationId, exchange, mood);
+      chats.set(correlationId, chat);
+      // A regenerate's message was read when it was first sent: its prompt shows the mood as it is.
+      if (redo === 'regenerate') void write(correlationId, chat, mood.emotions);
     }),
   );
   subscription.add(
-    bus.on('sentiment.analyzed').subscribe(({ correlationId, preview, appraisal }) => {
-      const exchange = exchanges.get(correlationId);
-      if (exchange) exchange.appraisal = appraisal;
-      if (exchange && exchange.redo !== 'regenerate') void reply(correlationId, exchange, preview);
+    bus.on('sentiment.analyzed').subscribe(({ correlationId, sentiment, appraisal, preview }) => {
+      const chat = chats.get(correlationId);
+      if (chat === undefined || chat.redo === 'regenerate') return;
+      chat.reading = { sentiment, appraisal };
+      void write(correlationId, chat, preview);
     }),
   );
+  // The chat's own change is back from the ledger: its exchange joins the conversation (unless the
+  // ledger committed it), and the reply carries the mood right after the change.
   subscription.add(
-    bus.on('mood.changed').subscribe(({ change, at, emotions }) => {
-      mood = emotions;
+    bus.on('mood.changed').subscribe(({ change, emotions, avatarShape }) => {
+      mood = { emotions, avatarShape };
       if (change.kind !== 'chat') return;
       const { correlationId } = change;
-      const exchange = exchanges.get(correlationId);
-      if (exchange?.response === undefined) return;
-      exchanges.delete(correlationId);
-      if (!input.remembers) return;
-      const marks = {
-        ...(exchange.turn === undefined ? {} : { turn: exchange.turn }),
-        ...(exchange.appraisal === undefined ? {} : { appraisal: exchange.appraisal }),
-        replace: exchange.redo === 'edit',
-      };
-      // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
-      conversations
-        .remember(exchange.session, exchange.message, exchange.response, { message: exchange.at, reply: at }, marks)
-        .catch(() => undefined);
+      const chat = chats.get(correlationId);
+      if (chat?.response === undefined) return;
+      if (remembers) {
+        const marks = {
+          ...(chat.turn === undefined ? {} : { turn: chat.turn }),
+          ...(chat.reading === undefined ? {} : { appraisal: chat.reading.appraisal }),
+          replace: chat.redo === 'edit',
+        };
+        // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
+        conversations.remember(chat.session, chat.message, chat.response, { message: chat.at, reply: change.at }, marks).catch(() => undefined);
+      }
+      reply(correlationId, chat.response, chat.reading?.appraisal);
     }),
   );
-  subscription.add(bus.on('chat.rejected').subscribe(({ correlationId }) => exchanges.delete(correlationId)));
   subscription.add(
     bus.on('chat.stop.requested').subscribe(({ correlationId, session, turn }) => {
       void stop(session, turn).then((stopped) => publishLate(bus, { type: 'chat.stop.answered', correlationId, stopped }));
     }),
   );
+  // The system is going down: the chats in flight run to their end (a healthy reply is never cut by
+  // another visitor's failure), and those still going at the deadline get their answer before the exit.
+  subscription.add(
+    bus.on('chat.drain.requested').subscribe(({ correlationId, withinMs }) => {
+      const timer = setTimeout(() => {
+        const cut = chats.size;
+        for (const id of [...chats.keys()]) {
+          chats.delete(id);
+          publishLate(bus, { type: 'chat.rejected', correlationId: id, reason: 'system_failed', error: FAILURE_MESSAGES.exit.failed });
+        }
+        settleDrain(cut);
+      }, withinMs);
+      drain = { correlationId, timer, ended: 0 };
+      settleDrain();
+    }),
+  );
   return () => {
+    if (drain) clearTimeout(drain.timer);
     for (const call of inFlight) call.abort();
     inFlight.clear();
-    for (const exchange of exchanges.values()) exchange.stream?.abort();
+    for (const chat of chats.values()) chat.stream?.abort();
     subscription.unsubscribe();
   };
 });

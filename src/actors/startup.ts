@@ -1,48 +1,49 @@
+import { readFile } from 'node:fs/promises';
 import { fromPromise } from 'xstate';
 import type { ProviderConfig } from '../config/chat-config.js';
 import { appraise, type AppraisalModel } from '../appraisal/appraisal.js';
 import { analyzeSentiment } from '../emotions/sentiment.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { loadEmotionsFile, removeStaleTempFiles, serializeState, writeEmotionsFile } from '../persistence/emotions-file.js';
+import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
 import { providerAddress, validateProviderKey } from '../providers/validate-key.js';
 
 export interface MemoryStore {
-  /** The persisted state, or the defaults when there was no file, or the replicas' shared state. */
+  /** The state the run starts from: the ledger's lasting copy, else the emotions file, else the defaults. */
   readonly state: EmotionState;
-  readonly source: 'file' | 'defaults' | 'shared';
+  readonly source: 'store' | 'shared' | 'file' | 'defaults';
 }
 
 export interface MemoryStoreInput {
   readonly file: string;
   readonly now: string;
-  /** The replicas' shared state: the system starts from it instead of the file. */
-  readonly shared?: EmotionState;
-  /** The state the embedded store committed last: the system starts from it when it is not older than the file. */
-  readonly kept?: EmotionState;
+  /** The ledger the mood changes through: what it holds is the state, and it is told where the run starts. */
+  readonly ledger: Pick<MoodLedger, 'held' | 'startFrom'>;
 }
 
 /**
- * Stage 1: the memory store clears what a killed run left half-written and loads the emotions file
- * (a corrupt one fails startup); a replica starts from the state its shared ledger holds instead.
- * The embedded store commits each change before the file is written (at most 100 ms later): when
- * it holds a newer state than the file (a SIGKILL came in between), that state is the one, and the
- * file catches up at once. The visitors' conversations live in the conversation store the
- * composition root gives the system.
+ * Stage 1: the memory store clears what a killed run left half-written and finds the state the run
+ * starts from. There is one lasting copy of the mood per mode: the embedded store's, the replicas'
+ * shared one on Redis, or (in-process) the emotions file itself. A ledger that holds a state is
+ * the truth, and the emotions file, only ever written from it, is brought in line at once when it
+ * shows another; otherwise the file is read (a corrupt one fails startup), or the defaults used,
+ * and the ledger starts from that (the embedded store committing it as its first state).
  */
 export const loadMemoryStore = fromPromise<MemoryStore, MemoryStoreInput>(async ({ input }) => {
   await removeStaleTempFiles(input.file);
-  if (input.shared) return { state: input.shared, source: 'shared' };
-  const persisted = await loadEmotionsFile(input.file);
-  const { kept } = input;
-  if (kept !== undefined && (persisted === undefined || kept.lastUpdated >= persisted.lastUpdated)) {
-    if (persisted === undefined || serializeState(kept) !== serializeState(persisted)) await writeEmotionsFile(input.file, kept);
-    return { state: kept, source: 'file' };
+  const { held } = input.ledger;
+  let store: MemoryStore;
+  if (held !== undefined) {
+    const written = await readFile(input.file, 'utf8').catch(() => undefined);
+    if (written !== serializeState(held.state)) await writeEmotionsFile(input.file, held.state);
+    store = { state: held.state, source: held.where };
+  } else {
+    const persisted = await loadEmotionsFile(input.file);
+    store = { state: persisted ?? defaultState(input.now), source: persisted ? 'file' : 'defaults' };
   }
-  return {
-    state: persisted ?? defaultState(input.now),
-    source: persisted ? 'file' : 'defaults',
-  };
+  input.ledger.startFrom(store.state);
+  return store;
 });
 
 export interface SentimentProbeInput {

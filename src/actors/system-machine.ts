@@ -13,7 +13,6 @@ import { defaultState, type EmotionState } from '../emotions/state.js';
 import type { AppraisalModel } from '../appraisal/appraisal.js';
 import { loadShippedModel } from '../appraisal/shipped-model.js';
 import { sameProvider } from '../providers/validate-key.js';
-import { chatActor } from './chat-actor.js';
 import { dialogueActor, dialogueWatch } from './dialogue-actor.js';
 import { driftActor } from './drift-actor.js';
 import { emotionsActor } from './emotions-actor.js';
@@ -47,8 +46,6 @@ export interface SystemServices {
   readonly conversations: ConversationStore;
   /** Only its holder drifts: always held in-process, one replica at a time when shared. */
   readonly driftLease: DriftLease;
-  /** The state a shared ledger holds, to start from instead of the emotions file. */
-  readonly sharedState?: EmotionState;
   /** The message appraisal's weights; defaults to the shipped ones (models/appraisal.json). */
   readonly loadAppraisalModel?: () => Promise<AppraisalModel>;
 }
@@ -94,7 +91,7 @@ function primaryModels(config: ChatConfig): string[] {
 /**
  * The system machine (docs/specification.md#states). `initializing` waits for START, then
  * stage 1 starts the four critical components in parallel; stage 2 starts persistence, the mood's
- * owner (emotions), the sentiment actor (which reads each message), the chat object, the dialogue
+ * owner (emotions), the sentiment actor (which reads each message), the dialogue (each chat's owner)
  * and the drift; then `ready`. A missing key is `keyMissing` (still serving
  * status). A failing component, or a dialogue that cannot reply (unless `ON_MODEL_FAILURE=stay`),
  * is `failed`: one detailed log line, the state flushed when there is one to flush, and exit status 1.
@@ -172,7 +169,6 @@ export function createSystemMachine(services: SystemServices) {
       persistence: persistenceActor,
       emotions: emotionsActor,
       sentiment: sentimentActor,
-      chat: chatActor,
       dialogue: dialogueActor,
       drift: driftActor,
       dialogueWatch,
@@ -188,7 +184,6 @@ export function createSystemMachine(services: SystemServices) {
     actions: {
       storeMemoryStore: assign((_, store: MemoryStore) => ({ store })),
       announceLoaded: (_, store: MemoryStore) => {
-        services.ledger.startFrom?.(store.state);
         services.bus.publish({ type: 'emotions.loaded', ...store.state, source: store.source });
       },
       componentReady: (_, params: { component: ComponentName; detail: string }) => {
@@ -273,7 +268,7 @@ export function createSystemMachine(services: SystemServices) {
             type: 'parallel',
             states: {
               memoryStore: {
-                description: "Loads the emotions file (or the embedded store's newer state, or the replicas' shared state).",
+                description: "Finds the state to start from: the ledger's lasting copy (the embedded store's, the replicas'), else the emotions file.",
                 initial: 'loading',
                 states: {
                   loading: {
@@ -283,8 +278,7 @@ export function createSystemMachine(services: SystemServices) {
                       input: () => ({
                         file: services.config.emotionsFile,
                         now: services.clock.now().toISOString(),
-                        shared: services.sharedState,
-                        kept: services.ledger.kept,
+                        ledger: services.ledger,
                       }),
                       onDone: {
                         target: 'done',
@@ -396,7 +390,7 @@ export function createSystemMachine(services: SystemServices) {
             onDone: [{ guard: 'anyKeyMissing', target: '#chatSystem.keyMissing' }, { target: 'stage2' }],
           },
           stage2: {
-            description: 'Stage 2: the actors start (persistence, emotions, sentiment, chat, dialogue, drift).',
+            description: 'Stage 2: the actors start (persistence, emotions, sentiment, dialogue, drift).',
             entry: [
               spawnChild('persistence', {
                 id: 'persistence',
@@ -412,36 +406,26 @@ export function createSystemMachine(services: SystemServices) {
               spawnChild('emotions', {
                 id: 'emotions',
                 systemId: 'emotions',
-                input: ({ context }) => ({ bus: services.bus, initial: context.store!.state, ledger: services.ledger }),
+                input: () => ({ bus: services.bus, ledger: services.ledger }),
               }),
               spawnChild('sentiment', {
                 id: 'sentiment',
                 systemId: 'sentiment',
                 input: ({ context }) => ({ bus: services.bus, emotions: context.store!.state.emotions, model: appraisalModel! }),
               }),
-              spawnChild('chat', {
-                id: 'chat',
-                systemId: 'chat',
-                input: ({ context }) => ({
-                  bus: services.bus,
-                  ledger: services.ledger,
-                  clock: services.clock,
-                  onModelFailure: services.config.onModelFailure,
-                  initial: context.store!.state,
-                }),
-              }),
               spawnChild('dialogue', {
                 id: 'dialogue',
                 systemId: 'dialogue',
                 input: ({ context }) => ({
                   bus: services.bus,
-                  initial: context.store!.state.emotions,
-                  clock: services.clock,
+                  ledger: services.ledger,
+                  conversations: services.conversations,
                   provider: services.config.secondary,
                   timeoutMs: services.config.providerTimeoutMs,
                   maxRetries: services.dialogueRetries ?? 2,
-                  conversations: services.conversations,
-                  remembers: services.ledger.keepsConversations !== true,
+                  onModelFailure: services.config.onModelFailure,
+                  initial: context.store!.state,
+                  clock: services.clock,
                   fetch: services.fetch,
                 }),
               }),

@@ -15,7 +15,7 @@ export interface EventLogOptions {
 
 /**
  * Not written: a streamed reply's pieces (`chat.token`, one per piece) are in the log once, whole,
- * as the reply (`dialogue.replied`, `chat.replied`), and a replay needs neither. Written, they were
+ * as the reply (`chat.replied`), and a replay needs neither. Written, they were
  * three lines in four of a log of streamed chats.
  */
 export const UNLOGGED_EVENTS: ReadonlySet<string> = new Set(['chat.token']);

@@ -190,8 +190,8 @@ export type StatusReported = Readonly<Static<typeof StatusReportedSchema>>;
 /** The state the run starts from: a replay begins here. */
 export const EmotionsLoadedSchema = Event('emotions.loaded', {
   ...EmotionStateFields,
-  /** `shared`: the snapshot and stream of replicas on Redis. */
-  source: Type.Enum(['file', 'defaults', 'shared']),
+  /** `store`: the embedded store's lasting copy; `shared`: the snapshot and stream of replicas on Redis. */
+  source: Type.Enum(['store', 'shared', 'file', 'defaults']),
 });
 export type EmotionsLoaded = Readonly<Static<typeof EmotionsLoadedSchema>>;
 
@@ -246,12 +246,7 @@ export const MoodWhyReportedSchema = Event('mood.why.reported', {
 export type MoodWhyReported = Readonly<Static<typeof MoodWhyReportedSchema>>;
 
 // ── dialogue and persistence ────────────────────────────────────────────────
-export const DialogueRepliedSchema = Event('dialogue.replied', {
-  correlationId,
-  response: Type.String(),
-});
-export type DialogueReplied = Readonly<Static<typeof DialogueRepliedSchema>>;
-
+/** A chat's model call failed (after the retries that fit its deadline): the system machine hears it. */
 export const DialogueFailedSchema = Event('dialogue.failed', {
   correlationId,
   reason: Type.String(),
@@ -259,24 +254,6 @@ export const DialogueFailedSchema = Event('dialogue.failed', {
   timedOut: Type.Boolean(),
 });
 export type DialogueFailed = Readonly<Static<typeof DialogueFailedSchema>>;
-
-/**
- * The visitor's conversation could not be read (a shared store is away), so the model was not
- * called: the chat is refused as unavailable, which is not a model failure and ends nothing.
- */
-export const DialogueUnavailableSchema = Event('dialogue.unavailable', {
-  correlationId,
-  reason: Type.String(),
-});
-export type DialogueUnavailable = Readonly<Static<typeof DialogueUnavailableSchema>>;
-
-/** The visitor stopped this streamed reply: the provider call was aborted. Not a model failure. */
-export const DialogueStoppedSchema = Event('dialogue.stopped', { correlationId });
-export type DialogueStopped = Readonly<Static<typeof DialogueStoppedSchema>>;
-
-/** A regenerate or an edit found no exchange in the visitor's conversation to redo: the model was not asked. */
-export const DialogueNothingToRedoSchema = Event('dialogue.nothing.to.redo', { correlationId });
-export type DialogueNothingToRedo = Readonly<Static<typeof DialogueNothingToRedoSchema>>;
 
 // ── history (HTTP boundary) ─────────────────────────────────────────────────
 /** One remembered turn as the visitor sees it: who said it, what, and when. */
@@ -352,11 +329,7 @@ export const EVENT_SCHEMAS = {
   'mood.changed': MoodChangedSchema,
   'mood.why.requested': MoodWhyRequestedSchema,
   'mood.why.reported': MoodWhyReportedSchema,
-  'dialogue.replied': DialogueRepliedSchema,
   'dialogue.failed': DialogueFailedSchema,
-  'dialogue.unavailable': DialogueUnavailableSchema,
-  'dialogue.stopped': DialogueStoppedSchema,
-  'dialogue.nothing.to.redo': DialogueNothingToRedoSchema,
   'history.requested': HistoryRequestedSchema,
   'history.reported': HistoryReportedSchema,
   'persistence.flush.requested': PersistenceFlushRequestedSchema,

@@ -1,5 +1,5 @@
 /**
- * Events that logs written before `mood.changed` hold, kept so those logs still read and replay
+ * Events that older logs hold, kept so those logs still read and replay
  * to the same state. Nothing publishes them any more: they are not in the catalogue the bus
  * carries, only in what the event-log reader accepts. A change of the mood was then spread over
  * `chat.committed` or `emotions.drifted` (what a replay folds), `emotions.changed` and
@@ -51,6 +51,15 @@ export const ChatRepliedWithoutAppraisalSchema = Event('chat.replied', {
   emotions: EmotionsSchema,
 });
 
+/**
+ * What the dialogue told the chat actor before one actor owned each chat: the model's reply, a
+ * conversation that could not be read, a stopped reply, nothing to redo. Inside the dialogue now.
+ */
+export const DialogueRepliedSchema = Event('dialogue.replied', { correlationId, response: Type.String() });
+export const DialogueUnavailableSchema = Event('dialogue.unavailable', { correlationId, reason: Type.String() });
+export const DialogueStoppedSchema = Event('dialogue.stopped', { correlationId });
+export const DialogueNothingToRedoSchema = Event('dialogue.nothing.to.redo', { correlationId });
+
 /** The old events by type; `sentiment.analyzed` and `chat.replied` are also current types, read in either shape. */
 export const LEGACY_EVENT_SCHEMAS = {
   'chat.committed': ChatCommittedSchema,
@@ -60,6 +69,10 @@ export const LEGACY_EVENT_SCHEMAS = {
   'emotions.previewed': EmotionsPreviewedSchema,
   'sentiment.analyzed': SentimentAnalyzedWithoutPreviewSchema,
   'chat.replied': ChatRepliedWithoutAppraisalSchema,
+  'dialogue.replied': DialogueRepliedSchema,
+  'dialogue.unavailable': DialogueUnavailableSchema,
+  'dialogue.stopped': DialogueStoppedSchema,
+  'dialogue.nothing.to.redo': DialogueNothingToRedoSchema,
 } as const satisfies Record<string, TObject>;
 
 type LegacySchemas = typeof LEGACY_EVENT_SCHEMAS;

@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import type { ChatRejected, ChatReplied, HistoryReported, MoodWhyReported, SessionKey, StatusReported } from '../bus/events.js';
+import type { ChatRejected, ChatReplied, HistoryReported, MoodWhyReported, SessionKey, StatusReported, SystemPhase } from '../bus/events.js';
 
 export interface SystemTimeouts {
   /** How long a `status.requested` may wait for its report; the system answers it at once in every phase. */
@@ -8,8 +8,11 @@ export interface SystemTimeouts {
   readonly chatMs: number;
 }
 
-/** Receives each piece of a streamed reply, in order. */
-export type TokenListener = (text: string) => void;
+/** Hears a streamed chat's acceptance, then each piece of its reply, in order. */
+export interface StreamListener {
+  accepted(): void;
+  token(text: string): void;
+}
 
 /** What a chat redoes, if anything: a new reply to the last message, or a new last message. */
 export type Redo = 'regenerate' | 'edit';
@@ -28,12 +31,25 @@ export class SystemClient {
   readonly #bus: Bus;
   readonly #timeouts: SystemTimeouts;
   /** The streamed chats waiting for their pieces, by correlation id: one bus subscription serves them all. */
-  readonly #streams = new Map<string, TokenListener>();
+  readonly #streams = new Map<string, StreamListener>();
+  #phase: SystemPhase = 'initializing';
 
   constructor(bus: Bus, timeouts: SystemTimeouts) {
     this.#bus = bus;
     this.#timeouts = timeouts;
-    bus.on('chat.token').subscribe(({ correlationId, text }) => this.#streams.get(correlationId)?.(text));
+    bus.on('chat.accepted').subscribe(({ correlationId }) => this.#streams.get(correlationId)?.accepted());
+    bus.on('chat.token').subscribe(({ correlationId, text }) => this.#streams.get(correlationId)?.token(text));
+    // The app is built before the system is created: it hears every announcement from the first.
+    bus.on('system.phase.changed').subscribe(({ phase }) => (this.#phase = phase));
+  }
+
+  /**
+   * The system's phase as its announcements said it, held here without asking: what a request the
+   * system never sees is told (a chat whose body is broken, a stop). A chat's own phase check is the
+   * system's, once, when it receives the chat.
+   */
+  get phase(): SystemPhase {
+    return this.#phase;
   }
 
   status(): Promise<StatusReported> {
@@ -48,15 +64,19 @@ export class SystemClient {
     );
   }
 
-  /** A streamed chat: `onToken` gets each piece of the reply (`chat.token`) until the reply or rejection comes. */
+  /**
+   * A streamed chat: `listener.accepted` is called once the system accepted it (the stream may open;
+   * a chat refused at once never is), then `listener.token` with each piece of the reply
+   * (`chat.token`) until the reply or rejection comes.
+   */
   async chatStream(
     message: string,
     session: SessionKey,
-    onToken: TokenListener,
+    listener: StreamListener,
     { redo, turn }: ChatOptions = {},
   ): Promise<ChatReplied | ChatRejected> {
     const correlationId = this.#bus.newCorrelationId();
-    this.#streams.set(correlationId, onToken);
+    this.#streams.set(correlationId, listener);
     try {
       return await this.#bus.request(
         { type: 'chat.requested', correlationId, message, session, stream: true, ...(turn ? { turn } : {}), ...(redo ? { redo } : {}) },

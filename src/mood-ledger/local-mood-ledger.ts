@@ -1,4 +1,5 @@
-import type { MoodChange, MoodLedger } from './mood-ledger.js';
+import { foldMoodChange, type EmotionState } from '../emotions/state.js';
+import type { ChatExchange, MoodChange, MoodDelivery, MoodLedger } from './mood-ledger.js';
 
 /** The ledger refuses changes once closed, as a shared one does when its connection is gone. */
 export class MoodLedgerClosedError extends Error {
@@ -9,27 +10,46 @@ export class MoodLedgerClosedError extends Error {
 }
 
 /**
- * The in-process mood ledger: one process is the only replica, so a change is recorded by
- * delivering it, at once and in append order, to every subscriber before `append` resolves.
+ * The in-process mood ledger: one process is the only replica, so a change is recorded by folding
+ * it into the state and delivering both, at once and in append order, to every subscriber before
+ * `append` resolves. The state lasts only in the emotions file the persistence actor writes from
+ * what is delivered (the embedded store's ledger, below, keeps it itself).
  */
 export class LocalMoodLedger implements MoodLedger {
-  private readonly subscribers = new Set<(change: MoodChange) => void>();
-  private closed = false;
+  readonly #subscribers = new Set<MoodDelivery>();
+  #state: EmotionState | undefined;
+  #closed = false;
 
-  async append(change: MoodChange): Promise<void> {
-    if (this.closed) throw new MoodLedgerClosedError();
-    for (const apply of this.subscribers) apply(change);
+  /** `start` is the state to fold from, when known before the system loads one (tests, the bench). */
+  constructor(start?: EmotionState) {
+    this.#state = start;
   }
 
-  subscribe(apply: (change: MoodChange) => void): () => void {
+  startFrom(state: EmotionState): void {
+    this.#state = state;
+  }
+
+  async append(change: MoodChange, exchange?: ChatExchange): Promise<void> {
+    if (this.#closed) throw new MoodLedgerClosedError();
+    if (this.#state === undefined) throw new Error('the mood ledger does not know the state to start from yet');
+    const next = foldMoodChange(this.#state, change);
+    this.commit(next, change, exchange);
+    this.#state = next;
+    for (const apply of this.#subscribers) apply(change, next);
+  }
+
+  /** Makes `next` last before it takes effect; throwing refuses the change. Nothing to do in-process. */
+  protected commit(_next: EmotionState, _change: MoodChange, _exchange: ChatExchange | undefined): void {}
+
+  subscribe(apply: MoodDelivery): () => void {
     // A wrapper per subscription: the same function subscribed twice is two subscriptions.
-    const subscriber = (change: MoodChange): void => apply(change);
-    this.subscribers.add(subscriber);
-    return () => this.subscribers.delete(subscriber);
+    const subscriber: MoodDelivery = (change, state) => apply(change, state);
+    this.#subscribers.add(subscriber);
+    return () => this.#subscribers.delete(subscriber);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.subscribers.clear();
+    this.#closed = true;
+    this.#subscribers.clear();
   }
 }

@@ -1,12 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { Subscription } from 'rxjs';
-import type { Bus } from '../bus/bus.js';
 import type { Emotions } from '../emotions/emotions.js';
 import { journalEntry, type JournalEntry, type MoodExplanation } from '../emotions/mood-journal.js';
-import type { EmotionState } from '../emotions/state.js';
+import { foldMoodChange, type EmotionState } from '../emotions/state.js';
 import { loadMoodExplanation, recordJournalEntry } from './redis-mood-journal.js';
-import type { MoodChange, MoodLedger } from '../mood-ledger/mood-ledger.js';
+import type { HeldState, MoodChange, MoodDelivery, MoodLedger } from '../mood-ledger/mood-ledger.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, unavailable, whenReady } from './connection.js';
@@ -48,8 +46,6 @@ export interface RedisMoodLedgerOptions {
   readonly reader: Redis;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  /** Where the mood's owner publishes `mood.changed`: the state after each delivered entry, which the snapshot saves. */
-  readonly bus: Pick<Bus, 'on'>;
   /** The state to start from when Redis holds none yet (the first replica's emotions file, or the defaults); read only then. */
   readonly seed: () => Promise<EmotionState>;
   readonly clock?: Clock;
@@ -62,10 +58,10 @@ export interface RedisMoodLedgerOptions {
 /**
  * The mood ledger shared by replicas: one Redis stream. `append` numbers and adds an entry;
  * every replica reads the stream from the last entry it delivered (XREAD BLOCK), so each entry is
- * delivered once, in stream order, also across reconnects. The mood's owner folds each delivered
- * change and publishes the state after it (`mood.changed`); the ledger saves that state, with the
- * entry's position, as a snapshot (coalesced) that a starting replica loads before reading the
- * stream after it. It folds nothing itself once running: only the catch-up at start does.
+ * delivered once, in stream order, also across reconnects. The ledger folds each delivered change
+ * once and delivers it with the state after it (the mood's owner publishes that as `mood.changed`);
+ * it saves that state, with the entry's position, as a snapshot (coalesced) that a starting replica
+ * loads before reading the stream after it.
  *
  * Nothing in the stream stops a replica. Every entry is checked against the emotion model's schema
  * before it is delivered: one out of range or of another shape is refused and logged, on every
@@ -76,15 +72,14 @@ export interface RedisMoodLedgerOptions {
  */
 export class RedisMoodLedger implements MoodLedger {
   readonly #options: RedisMoodLedgerOptions;
-  readonly #subscribers = new Set<(change: MoodChange) => void>();
+  readonly #subscribers = new Set<MoodDelivery>();
   readonly #stop = new AbortController();
-  readonly #moods: Subscription;
   /** The last entry delivered or refused: where the stream is read from. */
   #position: StreamPosition;
-  /** The entry being delivered, whose `mood.changed` the snapshot and the journal wait for. */
-  #delivering: { readonly position: StreamPosition; readonly change: MoodChange } | undefined;
-  /** The state after the last entry the mood's owner folded, and that entry's position: what a snapshot saves. */
+  /** The state after the last entry delivered, and that entry's position: what a snapshot saves. */
   #current: MoodSnapshot;
+  /** The shared state when this replica joined: the system starts from it, not from its emotions file. */
+  readonly held: HeldState;
   /** Redis may have lost the shared mood (a reconnect, an append refused for it): check before reading on. */
   #suspectLoss = false;
   #following = false;
@@ -96,16 +91,7 @@ export class RedisMoodLedger implements MoodLedger {
     this.#options = options;
     this.#current = start;
     this.#position = start.position;
-    this.#moods = options.bus.on('mood.changed').subscribe(({ emotions, avatarShape, sentiment, lastUpdated }) => {
-      if (this.#delivering === undefined) return;
-      const { position, change } = this.#delivering;
-      this.#record(position.seq, journalEntry(this.#current.state.emotions, change, emotions), emotions);
-      this.#current = { state: { emotions, avatarShape, sentiment, lastUpdated }, position };
-      this.#snapshotTimer ??= setTimeout(() => {
-        this.#snapshotTimer = undefined;
-        this.#saveSnapshot();
-      }, this.#options.snapshotWindowMs ?? DEFAULT_SNAPSHOT_WINDOW_MS);
-    });
+    this.held = { state: start.state, where: 'shared' };
     // The reader connected before the ledger existed: any later `ready` is a reconnect, after
     // which Redis may be a Redis that restarted empty.
     options.reader.on('ready', () => (this.#suspectLoss = true));
@@ -128,7 +114,10 @@ export class RedisMoodLedger implements MoodLedger {
     }
   }
 
-  /** The state after every change folded so far: at start, what the actors start from. */
+  /** The replicas share the state Redis holds: the one the system loads is this ledger's own. */
+  startFrom(): void {}
+
+  /** The state after every change delivered so far. */
   get state(): EmotionState {
     return this.#current.state;
   }
@@ -154,7 +143,7 @@ export class RedisMoodLedger implements MoodLedger {
     }
   }
 
-  subscribe(apply: (change: MoodChange) => void): () => void {
+  subscribe(apply: MoodDelivery): () => void {
     this.#subscribers.add(apply);
     if (!this.#following && !this.#closing) {
       this.#following = true;
@@ -166,7 +155,6 @@ export class RedisMoodLedger implements MoodLedger {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#stop.abort();
-      this.#moods.unsubscribe();
       clearTimeout(this.#snapshotTimer);
       this.#saveSnapshot();
       await this.#saving;
@@ -268,17 +256,24 @@ export class RedisMoodLedger implements MoodLedger {
     return raw !== undefined && stepOf(this.#position, decodeMoodEntry(raw, this.#position)) === 'next';
   }
 
+  /** Folds the change (the one fold of it), delivers it with the state after it, then records both. */
   #deliver(position: StreamPosition, change: MoodChange): void {
+    const before = this.#current.state;
+    const state = foldMoodChange(before, change);
     this.#position = position;
-    this.#delivering = { position, change };
+    this.#current = { state, position };
     for (const apply of this.#subscribers) {
       try {
-        apply(change);
+        apply(change, state);
       } catch (error) {
         this.#options.logger.error({ err: error, entry: position.id }, 'a mood ledger subscriber failed');
       }
     }
-    this.#delivering = undefined;
+    this.#record(position.seq, journalEntry(before.emotions, change, state.emotions), state.emotions);
+    this.#snapshotTimer ??= setTimeout(() => {
+      this.#snapshotTimer = undefined;
+      this.#saveSnapshot();
+    }, this.#options.snapshotWindowMs ?? DEFAULT_SNAPSHOT_WINDOW_MS);
   }
 
   /** What moved the mood lately, from the journal every replica records: the same answer on each. */

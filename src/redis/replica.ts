@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { Bus } from '../bus/bus.js';
 import type { ChatConfig, RedisConfig } from '../config/chat-config.js';
 import { defaultState, type EmotionState } from '../emotions/state.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';
@@ -21,8 +20,6 @@ export interface Replica {
   readonly driftLease: RedisDriftLease;
   /** The streamed turns, readable from every replica; closed with the HTTP app. */
   readonly turns: RedisTurnLog;
-  /** The shared state when this replica joined: the snapshot and the stream after it. */
-  readonly sharedState: EmotionState;
   /** The session secret the replicas share (the first one to ask stores its candidate). */
   readonly sharedSessionSecret: SharedSecret;
   /** Closes the connection the adapters share; after the system has closed the adapters. */
@@ -31,8 +28,6 @@ export interface Replica {
 
 export interface JoinOptions {
   readonly redis: RedisConfig;
-  /** Where the mood's owner publishes `mood.changed`, which the ledger's snapshot follows. */
-  readonly bus: Pick<Bus, 'on'>;
   readonly config: Pick<ChatConfig, 'emotionsFile' | 'sessionIdleMs'>;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -45,7 +40,7 @@ export interface JoinOptions {
  * RedisUnavailableError naming the URL without its password, and nothing left open.
  */
 export async function joinReplicas(options: JoinOptions): Promise<Replica> {
-  const { redis, config, logger, clock, bus } = options;
+  const { redis, config, logger, clock } = options;
   const opened: Redis[] = [];
   try {
     const client = await connectRedis(redis.url, { name: 'commands', logger, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS });
@@ -56,8 +51,7 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
     // Read only when Redis has no snapshot yet: a replica's own file is a local copy once it has joined.
     const seed = async (): Promise<EmotionState> =>
       (await loadEmotionsFile(config.emotionsFile)) ?? defaultState(clock.now().toISOString());
-    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, bus, seed, clock });
-    const sharedState = ledger.state;
+    const ledger = await RedisMoodLedger.open({ client, reader, keys, logger, seed, clock });
     const turns = new RedisTurnLog({ client, keys, logger });
     logger.info(
       { redis: withoutCredentials(redis.url), prefix: redis.prefix },
@@ -68,7 +62,6 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
       conversations: new RedisConversationStore({ client, keys, idleMs: config.sessionIdleMs, logger }),
       driftLease: new RedisDriftLease({ client, keys, logger, ttlMs: redis.driftLeaseMs, clock }),
       turns,
-      sharedState,
       sharedSessionSecret: async (candidate) => {
         await client.set(keys.sessionSecret, candidate, 'NX');
         return (await client.get(keys.sessionSecret)) ?? candidate;

@@ -20,7 +20,7 @@ const seconds = (fromIso: string, toIso: string) => ((Date.parse(toIso) - Date.p
 /**
  * A few info lines per chat, each saying what happened: accepted, read as (the emotion the appraisal
  * found strongest, with its probability, and the AFINN sentiment),
- * replied (length and time), committed (the mood after it), or refused and why. Sizes, labels and
+ * committed (the mood after it), replied (length and time), or refused and why. Sizes, labels and
  * numbers only: no message or reply text reaches the terminal (`EVENT_LOG` is where text goes).
  */
 export function narrateChats(bus: Bus, logger: Logger): Subscription {
@@ -28,7 +28,6 @@ export function narrateChats(bus: Bus, logger: Logger): Subscription {
   return merge(
     bus.on('chat.accepted'),
     bus.on('sentiment.analyzed'),
-    bus.on('dialogue.replied'),
     bus.on('mood.changed'),
     bus.on('chat.replied'),
     bus.on('chat.rejected'),
@@ -43,20 +42,18 @@ export function narrateChats(bus: Bus, logger: Logger): Subscription {
           `${chatName(event.correlationId)} read as ${topLabel(event.appraisal)} (${event.appraisal.strongest} ${event.appraisal.emotions[event.appraisal.strongest].toFixed(2)}, neutral ${event.appraisal.neutral.toFixed(2)}; sentiment ${event.sentiment.sentiment}, score ${event.score})`,
         );
         break;
-      case 'dialogue.replied': {
-        const since = acceptedAt.get(event.correlationId);
-        const took = since === undefined ? '' : ` in ${seconds(since, event.at)} s`;
-        logger.info(`${chatName(event.correlationId)} replied: ${event.response.length} characters${took}`);
-        break;
-      }
       case 'mood.changed':
         if (event.change.kind === 'chat') {
           logger.info(`${chatName(event.change.correlationId)} committed: ${event.avatarShape}, ${moodLine(event.emotions)}`);
         }
         break;
-      case 'chat.replied':
+      case 'chat.replied': {
+        const since = acceptedAt.get(event.correlationId);
         acceptedAt.delete(event.correlationId);
+        const took = since === undefined ? '' : ` in ${seconds(since, event.at)} s`;
+        logger.info(`${chatName(event.correlationId)} replied: ${event.response.length} characters${took}`);
         break;
+      }
       case 'chat.rejected':
         // Refused before it was accepted (the phase, a full queue) or failed on the way: said either way.
         acceptedAt.delete(event.correlationId);

@@ -25,7 +25,7 @@ import { startupWarnings } from './startup-warnings.js';
 /** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
 export type SystemDeps = Pick<
   ChatSystemDeps,
-  'bus' | 'config' | 'clock' | 'random' | 'logger' | 'ledger' | 'conversations' | 'driftLease' | 'sharedState'
+  'bus' | 'config' | 'clock' | 'random' | 'logger' | 'ledger' | 'conversations' | 'driftLease'
 > & {
   readonly exit: (code: number) => void;
 };
@@ -87,11 +87,11 @@ async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise
  * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations
  * and drift lease replace the in-process ones. Loaded only then, so one process alone needs no Redis client.
  */
-async function joinReplicasOf(config: ChatConfig, bus: Bus, logger: Logger, clock: Clock): Promise<Replica | undefined> {
+async function joinReplicasOf(config: ChatConfig, logger: Logger, clock: Clock): Promise<Replica | undefined> {
   if (config.redis === undefined) return undefined;
   const { joinReplicas } = await import('../redis/replica.js');
   try {
-    return await joinReplicas({ redis: config.redis, bus, config, logger, clock });
+    return await joinReplicas({ redis: config.redis, config, logger, clock });
   } catch (error) {
     throw new ServiceStartError(`REDIS_URL: ${(error as Error).message}`, { cause: error });
   }
@@ -124,7 +124,7 @@ async function openEmbeddedOf(config: ChatConfig, clock: Clock, logger: Logger):
   } catch (error) {
     throw startError(`cannot open the conversation store ${path}`, error);
   }
-  if (store.ledger.kept === undefined) {
+  if (store.ledger.held === undefined) {
     const saved = await loadEmotionsFile(config.emotionsFile).catch(() => undefined);
     if (saved !== undefined)
       logger.warn(
@@ -154,7 +154,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
   let replica: Replica | undefined;
   try {
-    replica = await joinReplicasOf(config, bus, logger, clock);
+    replica = await joinReplicasOf(config, logger, clock);
   } catch (error) {
     await eventLog?.close();
     bus.close();
@@ -282,7 +282,6 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     ledger: options.ledger ?? replica?.ledger ?? embedded?.ledger,
     conversations: options.conversations ?? replica?.conversations ?? embedded?.conversations,
     driftLease: replica?.driftLease,
-    sharedState: replica?.sharedState,
   });
   system.start();
 

@@ -6,7 +6,6 @@ import type { ChatConfig } from '../config/chat-config.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
-import type { EmotionState } from '../emotions/state.js';
 import { ALWAYS_HELD, type DriftLease } from '../mood-ledger/drift-lease.js';
 import { LocalMoodLedger } from '../mood-ledger/local-mood-ledger.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
@@ -40,8 +39,6 @@ export interface ChatSystemDeps {
   conversations?: ConversationStore;
   /** Who drifts. Default: this process, always. Closed on stop (a shared lease is handed over). */
   driftLease?: DriftLease;
-  /** The state the given shared ledger holds: the system starts from it instead of the emotions file. */
-  sharedState?: EmotionState;
   /** The message appraisal's weights. Default: the shipped ones (models/appraisal.json). */
   loadAppraisalModel?: () => Promise<AppraisalModel>;
 }
@@ -80,7 +77,6 @@ export function createChatSystem(deps: ChatSystemDeps): ChatSystem {
     ledger,
     conversations,
     driftLease,
-    sharedState: deps.sharedState,
     loadAppraisalModel: deps.loadAppraisalModel,
   });
   const actor = createActor(machine, {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { systemPrompt } from '../../src/actors/dialogue-actor.js';
+import { systemPrompt } from '../../src/providers/reply-writer.js';
 
 t.test('the system prompt carries the current emotions, rounded', (t) => {
   const prompt = systemPrompt({ joy: 0.123, sadness: 0.5, anger: 0, fear: 0.999, curiosity: 1 });

@@ -6,12 +6,13 @@ import type { EmotionDeltas } from '../../src/bus/events.js';
 import { driftDeltas } from '../../src/emotions/model.js';
 import { ALWAYS_HELD, type DriftLease } from '../../src/mood-ledger/drift-lease.js';
 import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
+import { defaultState } from '../../src/emotions/state.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { seededRandom } from '../../src/runtime/random.js';
 
 t.test('one drift change appended to the ledger every 10 s of virtual time, with the deltas drawn from the random source', (t) => {
   const scheduler = new TestScheduler((actual, expected) => t.same(actual, expected));
-  const ledger = new LocalMoodLedger();
+  const ledger = new LocalMoodLedger(defaultState('2026-11-21T10:00:00.000Z'));
   const clock = fixedClock('2026-11-21T10:00:00.000Z');
   const ticks: { frame: number; deltas: EmotionDeltas; at: string }[] = [];
   ledger.subscribe((change) => {
@@ -38,7 +39,7 @@ t.test('one drift change appended to the ledger every 10 s of virtual time, with
 
 t.test('a drift change the ledger refuses is skipped, and the next tick draws again', async (t) => {
   const scheduler = new TestScheduler(() => undefined);
-  const ledger = new LocalMoodLedger();
+  const ledger = new LocalMoodLedger(defaultState('2026-11-21T10:00:00.000Z'));
   await ledger.close();
   const input = {
     ledger,
@@ -57,7 +58,7 @@ t.test('a drift change the ledger refuses is skipped, and the next tick draws ag
 
 t.test('a replica that does not hold the drift lease skips its ticks; it drifts from the tick after it gains it', (t) => {
   const scheduler = new TestScheduler(() => undefined);
-  const ledger = new LocalMoodLedger();
+  const ledger = new LocalMoodLedger(defaultState('2026-11-21T10:00:00.000Z'));
   const frames: number[] = [];
   ledger.subscribe(() => frames.push(scheduler.now()));
   let holding = false;

@@ -73,12 +73,12 @@ t.test('events published during delivery wait their turn: one global order for e
   const second: string[] = [];
   bus.all().subscribe((event) => {
     first.push(event.type);
-    if (event.type === 'chat.requested') bus.publish({ type: 'dialogue.replied', correlationId: 'c1', response: 'hi' });
+    if (event.type === 'chat.requested') bus.publish({ type: 'chat.accepted', correlationId: 'c1', session: 'visitor-a', message: 'hello' });
   });
   bus.all().subscribe((event) => second.push(event.type));
   bus.publish({ type: 'chat.requested', correlationId: 'c1', session: 'visitor-a', message: 'hello' });
   bus.publish({ type: 'status.requested', correlationId: 'c2' });
-  const expected = ['chat.requested', 'dialogue.replied', 'status.requested'];
+  const expected = ['chat.requested', 'chat.accepted', 'status.requested'];
   t.same(first, expected);
   t.same(second, expected, 'a later subscriber sees the same order, not the nested one first');
   t.end();
@@ -173,12 +173,12 @@ t.test('many requests share one reply subscription per type: none is left behind
 t.test('a reply of a type the request did not ask for does not settle it', async (t) => {
   const bus = new Bus();
   bus.on('chat.requested').subscribe((request) => {
-    bus.publish({ type: 'dialogue.replied', correlationId: request.correlationId, response: 'wrong type' });
+    bus.publish({ type: 'chat.accepted', correlationId: request.correlationId, session: 'visitor-a', message: 'wrong type' });
   });
   bus.request({ type: 'status.requested', correlationId: 'shared' }, 'status.reported', 1000).catch(() => undefined);
-  const chat = bus.request({ type: 'chat.requested', session: 'visitor-a', message: 'hi' }, 'dialogue.replied', 1000);
-  t.match(await chat, { response: 'wrong type' });
-  bus.publish({ type: 'dialogue.replied', correlationId: 'shared', response: 'not a status' });
+  const chat = bus.request({ type: 'chat.requested', session: 'visitor-a', message: 'hi' }, 'chat.accepted', 1000);
+  t.match(await chat, { message: 'wrong type' });
+  bus.publish({ type: 'chat.accepted', correlationId: 'shared', session: 'visitor-a', message: 'not a status' });
   t.equal(bus.pendingRequests, 1, 'the status request still waits');
   bus.close();
 });

@@ -5,6 +5,7 @@ import { Bus } from '../../src/bus/bus.js';
 import { EventLog } from '../../src/bus/event-log.js';
 import { EventLogLineError, readEventLog, type LoggedEvent } from '../../src/bus/event-log-reader.js';
 import { fixedClock } from '../../src/runtime/clock.js';
+import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 
 const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
 const loadedAvatar = {
@@ -129,9 +130,9 @@ t.test('a streamed reply is written once, whole: its pieces are not logged', asy
   await log.opened();
   bus.publish({ type: 'chat.requested', correlationId: 'a', session: 'visitor-a', message: 'hello', stream: true });
   for (const text of ['Glad ', 'to ', 'hear ', 'it!']) bus.publish({ type: 'chat.token', correlationId: 'a', text });
-  const replied = bus.publish({ type: 'dialogue.replied', correlationId: 'a', response: 'Glad to hear it!' });
+  const replied = bus.publish({ type: 'chat.replied', correlationId: 'a', response: 'Glad to hear it!', emotions: DEFAULT_EMOTIONS, avatarShape: 'Circle' });
   await log.close();
   const types = (await collect(file)).map((event) => event.type);
-  t.same(types, ['chat.requested', 'dialogue.replied'], 'one line for the request, one for the whole reply');
+  t.same(types, ['chat.requested', 'chat.replied'], 'one line for the request, one for the whole reply');
   t.match((await collect(file)).at(-1), replied);
 });

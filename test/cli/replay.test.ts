@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { Bus } from '../../src/bus/bus.js';
 import { readEventLog } from '../../src/bus/event-log-reader.js';
 import { defaultState, foldMoodChange, REPLAY_START } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
@@ -13,7 +12,7 @@ import { redisKeys } from '../../src/redis/keys.js';
 import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../../testkit/eventually.js';
-import { runMoodOwner } from '../support/mood-owner.js';
+import { deliveredChanges } from '../support/delivered-changes.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 import { requireBuilt, ROOT } from '../support/built-cli.js';
 
@@ -93,9 +92,7 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
   const server = await startRedisServer(t);
   const keys = redisKeys('replay-test:');
   const seed = defaultState('2026-11-23T09:00:00.000Z');
-  const bus = new Bus();
   const ledger = await RedisMoodLedger.open({
-    bus,
     client: await redisClient(t, server.url),
     reader: await redisClient(t, server.url),
     keys,
@@ -104,7 +101,7 @@ t.test('hub replay --redis prints the state the shared snapshot and stream repla
     snapshotWindowMs: 1,
   });
   t.teardown(() => ledger.close());
-  const delivered = runMoodOwner(t, bus, ledger, ledger.state);
+  const delivered = deliveredChanges(t, ledger);
   const changes: MoodChange[] = [
     {
       kind: 'chat',

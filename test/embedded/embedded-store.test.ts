@@ -20,7 +20,7 @@ t.test('a committed chat, its mood and its exchange, is there after the store re
   const file = join(t.testdir(), 'emotions.json');
   const bounds = { maxSessions: 10, idleMs: 60_000, clock: fixedClock(START) };
   const first = openEmbeddedStore(file, bounds);
-  t.equal(first.ledger.kept, undefined, 'a new store holds no state');
+  t.equal(first.ledger.held?.state, undefined, 'a new store holds no state');
   const delivered: MoodChange[] = [];
   first.ledger.subscribe((change) => delivered.push(change));
   first.ledger.startFrom(defaultState(START));
@@ -37,7 +37,7 @@ t.test('a committed chat, its mood and its exchange, is there after the store re
   const second = openEmbeddedStore(file, bounds);
   t.teardown(() => Promise.all([first.close(), second.close()]));
   const expected = foldMoodChange(foldMoodChange(defaultState(START), chat(1)), delivered[1]!);
-  t.same(second.ledger.kept, expected, 'the state after the last change');
+  t.same(second.ledger.held?.state, expected, 'the state after the last change');
   t.same(await second.conversations.history('ada'), [
     { role: 'user', content: 'I love this' },
     { role: 'assistant', content: 'Glad to hear it' },
@@ -68,7 +68,7 @@ t.test('a forgotten conversation is gone, from disk too', async (t) => {
 });
 
 t.test('a commit that fails changes nothing: the chat is refused, and the next one folds from the old state', async (t) => {
-  let failing = true;
+  let failing = false;
   const committed: unknown[] = [];
   const journal: MoodJournal = {
     kept: undefined,
@@ -82,12 +82,14 @@ t.test('a commit that fails changes nothing: the chat is refused, and the next o
   ledger.subscribe((change) => delivered.push(change));
   await t.rejects(ledger.append(chat(1)), /the state to start from/, 'nothing before the system says where it starts');
   ledger.startFrom(defaultState(START));
+  t.same(committed, [{ state: defaultState(START), exchange: undefined }], 'an empty store takes the start as its first state');
+  failing = true;
   const times = { message: START, reply: chat(1).at };
   await t.rejects(ledger.append(chat(1), { session: 'ada', message: 'm', reply: 'r', times }), /MDB_MAP_FULL/);
   t.same(delivered, [], 'a change that was not committed never takes effect');
   failing = false;
   await ledger.append(chat(2));
-  t.same(committed, [{ state: foldMoodChange(defaultState(START), chat(2)), exchange: undefined }]);
+  t.same(committed.at(-1), { state: foldMoodChange(defaultState(START), chat(2)), exchange: undefined });
   await ledger.close();
   await t.rejects(ledger.append(chat(3)), /closed/, 'nothing commits once closed (a failed system closes it)');
 });

@@ -1,5 +1,4 @@
 import t from 'tap';
-import { Bus } from '../../src/bus/bus.js';
 import type { Test } from 'tap';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
@@ -10,7 +9,7 @@ import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
 import { RedisMoodLedger, type RedisMoodLedgerOptions } from '../../src/redis/redis-mood-ledger.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../../testkit/eventually.js';
-import { runMoodOwner } from '../support/mood-owner.js';
+import { deliveredChanges } from '../support/delivered-changes.js';
 import { redisClient, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const SEED: EmotionState = defaultState('2026-11-23T09:00:00.000Z');
@@ -37,9 +36,7 @@ interface Replica {
 
 async function replica(t: Test, server: RedisServer, keys: RedisKeys, options: Partial<RedisMoodLedgerOptions> = {}): Promise<Replica> {
   const log = capturedLogger();
-  const bus = new Bus();
   const ledger = await RedisMoodLedger.open({
-    bus,
     client: await redisClient(t, server.url, { commandTimeoutMs: 500 }),
     reader: await redisClient(t, server.url, { name: 'reader' }),
     keys,
@@ -50,7 +47,7 @@ async function replica(t: Test, server: RedisServer, keys: RedisKeys, options: P
     ...options,
   });
   t.teardown(() => ledger.close());
-  const seen = runMoodOwner(t, bus, ledger, ledger.state);
+  const seen = deliveredChanges(t, ledger);
   return { ledger, seen, lines: log.lines };
 }
 
@@ -166,12 +163,10 @@ t.test('a replica that missed trimmed entries takes the shared snapshot, and say
   await eventually('a sees it', () => (a.seen.length === 1 ? true : undefined));
   // b joins at entry 1 but reads nothing yet (a ledger follows the stream once subscribed)…
   const log = capturedLogger();
-  const bus = new Bus();
   const b = await RedisMoodLedger.open({
     client: await redisClient(t, server.url, { commandTimeoutMs: 500 }),
     reader: await redisClient(t, server.url, { name: 'reader' }),
     keys,
-    bus,
     logger: log.logger,
     seed: async () => SEED,
   });
@@ -182,7 +177,7 @@ t.test('a replica that missed trimmed entries takes the shared snapshot, and say
     (await server.cli('HGET', keys.moodSnapshot, 'seq')) === '3' ? true : undefined,
   );
   t.equal(await server.cli('XLEN', keys.moodStream), '1', 'only entry 3 is left');
-  const seen = runMoodOwner(t, bus, b, b.state);
+  const seen = deliveredChanges(t, b);
   await eventually('b to take the snapshot', () => (seen.length === 1 ? true : undefined));
   t.match(seen, [{ kind: 'snapshot', state: a.ledger.state }]);
   t.same(b.state, a.ledger.state);

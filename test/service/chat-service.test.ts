@@ -77,7 +77,7 @@ t.test('with EVENT_LOG every bus event lands in the file', async (t) => {
     .trim()
     .split('\n')
     .map((line) => (JSON.parse(line) as { type: string }).type);
-  t.same(types, ['status.requested', 'status.reported']);
+  t.same(types, ['system.phase.changed', 'status.requested', 'status.reported']);
 });
 
 t.test('an event log that cannot be opened is a start error naming EVENT_LOG', async (t) => {

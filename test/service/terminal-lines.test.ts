@@ -100,7 +100,6 @@ t.test('a chat: accepted, read as, replied, committed; a refusal says why; no te
     cues: ['private'],
   };
   bus.publish({ type: 'sentiment.analyzed', correlationId: 'abc-1f', sentiment, score: 3, appraisal, preview: emotions });
-  bus.publish({ type: 'dialogue.replied', correlationId: 'abc-1f', response: 'private reply', at: at(1.5) });
   bus.publish({
     type: 'mood.changed',
     change: { kind: 'chat', correlationId: 'abc-1f', sentiment, appraisal, at: at(1.3) },
@@ -109,7 +108,7 @@ t.test('a chat: accepted, read as, replied, committed; a refusal says why; no te
     sentiment,
     lastUpdated: at(1.3),
   });
-  bus.publish({ type: 'chat.replied', correlationId: 'abc-1f', response: 'private reply', avatarShape: 'Triangle', emotions, appraisal });
+  bus.publish({ type: 'chat.replied', correlationId: 'abc-1f', response: 'private reply', avatarShape: 'Triangle', emotions, appraisal, at: at(1.5) });
   bus.publish({
     type: 'chat.rejected',
     correlationId: 'abc-20',
@@ -121,8 +120,8 @@ t.test('a chat: accepted, read as, replied, committed; a refusal says why; no te
     [
       [30, 'chat #1f accepted: 13 characters, streamed'],
       [30, 'chat #1f read as joy (joy 0.81, neutral 0.08; sentiment positive, score 3)'],
-      [30, 'chat #1f replied: 13 characters in 1.5 s'],
       [30, 'chat #1f committed: Triangle, joy 0.61, sadness 0.10, anger 0.05, fear 0.12, curiosity 0.40'],
+      [30, 'chat #1f replied: 13 characters in 1.5 s'],
       [30, 'chat #20 refused (provider_timeout): The language model did not answer in time'],
     ],
   );

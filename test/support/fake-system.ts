@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Bus } from '../../src/bus/bus.js';
 import type { ChatRejection, SystemPhase } from '../../src/bus/events.js';
 import type { Appraisal, AvatarShape, Emotions, Sentiment } from '../../src/emotions/emotions.js';
+import { phaseRejection } from '../../src/errors/phase-errors.js';
 import { ANGRY_APPRAISAL } from './moods.js';
 
 /** What the fake does with the next chat request. */
@@ -19,10 +20,12 @@ export type ChatBehaviour =
 /**
  * A stand-in for the actor system at its bus boundary: it answers
  * `status.requested` and `chat.requested` the way the real one does, from
- * state the test sets. It is the routes' isolation test support.
+ * state the test sets (a chat outside `ready` refused by its phase, as the
+ * front desk does), and announces each phase the test sets. It is the routes'
+ * isolation test support.
  */
 export class FakeSystem {
-  phase: SystemPhase = 'ready';
+  #phase: SystemPhase = 'ready';
   emotions: Emotions = { joy: 0.5, sadness: 0.123, anger: 0.1, fear: 0.1, curiosity: 0.456 };
   avatarShape: AvatarShape = 'Circle';
   sentiment: Sentiment = { sentiment: 'neutral', positive: 0, negative: 0 };
@@ -30,7 +33,7 @@ export class FakeSystem {
   /** Set false to leave status requests unanswered (a stuck system). */
   answersStatus = true;
   chatBehaviour: ChatBehaviour = { kind: 'reply', response: 'Hello there!' };
-  /** The messages that reached the system, in order. */
+  /** The messages the system accepted, in order. */
   readonly messages: string[] = [];
   /** The session key each message came with, in the same order. */
   readonly sessions: string[] = [];
@@ -43,7 +46,7 @@ export class FakeSystem {
         bus.publish({
           type: 'status.reported',
           correlationId,
-          phase: this.phase,
+          phase: this.#phase,
           emotions: this.emotions,
           avatarShape: this.avatarShape,
           sentiment: this.sentiment,
@@ -57,6 +60,17 @@ export class FakeSystem {
         this.answerChat(correlationId, message);
       }),
     ];
+    // As the real system does on leaving `initializing`.
+    bus.publish({ type: 'system.phase.changed', phase: this.#phase });
+  }
+
+  get phase(): SystemPhase {
+    return this.#phase;
+  }
+
+  set phase(phase: SystemPhase) {
+    this.#phase = phase;
+    this.bus.publish({ type: 'system.phase.changed', phase });
   }
 
   stop(): void {
@@ -64,6 +78,11 @@ export class FakeSystem {
   }
 
   private answerChat(correlationId: string, message: string): void {
+    const phase = this.#phase;
+    if (phase !== 'ready') {
+      this.bus.publish({ type: 'chat.rejected', correlationId, ...phaseRejection(phase) });
+      return;
+    }
     this.messages.push(message);
     const behaviour = this.chatBehaviour;
     if (behaviour.kind === 'silent') return;

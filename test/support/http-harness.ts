@@ -25,7 +25,6 @@ export async function harness(
   debugLines = true,
 ): Promise<Harness> {
   const bus = new Bus({ clock: fixedClock(NOW) });
-  const system = new FakeSystem(bus);
   const log = capturedLogger({ debug: debugLines });
   const app = await buildApp({
     bus,
@@ -35,6 +34,8 @@ export async function harness(
     timeouts: { statusMs: 30, chatMs: 60 },
     ...overrides,
   });
+  // After the app, as the service creates the system after it: the app hears its phase.
+  const system = new FakeSystem(bus);
   t.teardown(async () => {
     await app.close();
     system.stop();

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { firstValueFrom, skip } from 'rxjs';
 import t from 'tap';
+import type { MoodLedger } from '../../src/mood-ledger/mood-ledger.js';
 import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
 import { appraise } from '../../src/appraisal/appraisal.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { systemPrompt } from '../../src/actors/dialogue-actor.js';
+import { systemPrompt } from '../../src/providers/reply-writer.js';
 import { START, completion, correlationOf, harness, ofType, modelList, type HarnessOptions } from '../support/chat-system-harness.js';
 import { neutralReader } from '../support/appraisal-models.js';
 
@@ -35,6 +36,18 @@ const status = (bus: import('../../src/bus/bus.js').Bus) => bus.request({ type: 
 t.before(() => nock.disableNetConnect());
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => nock.enableNetConnect());
+
+
+/** `local` with some of its calls replaced: a ledger that refuses, or delivers later. */
+function withLedger<T extends object>(local: MoodLedger, overrides: T): MoodLedger & T {
+  return {
+    startFrom: (state) => local.startFrom(state),
+    append: (change, exchange) => local.append(change, exchange),
+    subscribe: (apply) => local.subscribe(apply),
+    close: () => local.close(),
+    ...overrides,
+  };
+}
 
 t.test('before start: status answers at once (initializing), chat is rejected as initializing', async (t) => {
   const { system, bus } = harness(t, KEY);
@@ -420,7 +433,7 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
   nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Lovely.'));
   modelsOk();
   const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
-  const refusing = Object.assign(Object.create(local) as typeof local, {
+  const refusing = withLedger(local, {
     append: async () => {
       throw new Error('the stream is gone');
     },
@@ -452,7 +465,7 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
   modelsOk();
   const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
   let refusals = 1;
-  const refusingOnce = Object.assign(Object.create(local) as typeof local, {
+  const refusingOnce = withLedger(local, {
     append: async (change: import('../../src/mood-ledger/mood-ledger.js').MoodChange) => {
       if (refusals-- > 0) throw new Error('the stream is gone');
       return local.append(change);
@@ -502,7 +515,7 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
   const { LocalMoodLedger } = await import('../../src/mood-ledger/local-mood-ledger.js');
   const queued: import('../../src/mood-ledger/mood-ledger.js').MoodChange[] = [];
   const local = new LocalMoodLedger();
-  const deferred = Object.assign(Object.create(local) as typeof local, {
+  const deferred = withLedger(local, {
     append: async (change: import('../../src/mood-ledger/mood-ledger.js').MoodChange) => void queued.push(change),
     deliver: () => queued.splice(0).forEach((change) => void local.append(change)),
   });

@@ -11,12 +11,14 @@ import { sseFrame } from '../sse-frame.js';
 import { randomUUID } from 'node:crypto';
 import type { TurnEvent, TurnLog } from '../../turns/turn-log.js';
 import type { VisitorFeed } from '../visitor-feed.js';
-import type { ChatRejected, ChatReplied, SessionKey, StatusReported } from '../../bus/events.js';
+import type { ChatRejected, ChatReplied, SessionKey, SystemPhase } from '../../bus/events.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The visitor's session key (never the cookie's id), set before the chat handler runs. */
     session: SessionKey;
+    /** Set once the chat was handed to the system: an error before that is the request's own. */
+    chatAsked: boolean;
   }
 }
 import type { Redo, SystemClient } from '../system-client.js';
@@ -35,8 +37,8 @@ export interface ChatRoutesOptions {
 }
 
 /** The phase's 503 (docs/specification.md#chat), or nothing when the system is ready to chat. */
-function readinessError(status: StatusReported): HttpError | undefined {
-  const code = phaseError(status.phase);
+function readinessError(phase: SystemPhase): HttpError | undefined {
+  const code = phaseError(phase);
   return code === undefined ? undefined : httpError(code);
 }
 
@@ -49,19 +51,11 @@ function unansweredChat(cause: unknown): HttpError {
   return httpError(cause instanceof BusTimeoutError ? 'CHAT_TIMEOUT' : 'CHAT_UNAVAILABLE', { cause });
 }
 
-/**
- * Sets the visitor's session, then answers the phase's 503 unless the system is ready: before the
- * body is read, so a system that cannot chat answers 503 whatever the body (docs/specification.md#chat).
- * A callback hook with one then(): an async hook awaiting an async check cost several ticks per chat.
- */
-function sessionAndReadiness(system: SystemClient, sessionSecret: string, cookiePolicy: CookiePolicy | undefined) {
-  return (request: FastifyRequest, reply: FastifyReply, done: (error?: HttpError) => void): void => {
-    // The cookie goes out with every answer, a 503 too: the visitor keeps one session from the first request.
+/** Sets the visitor's session: the cookie goes out with every answer, a 503 too, so the visitor keeps one session from the first request. */
+function sessionOf(sessionSecret: string, cookiePolicy: CookiePolicy | undefined) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     request.session = visitorSession(request, reply, sessionSecret, cookiePolicy);
-    system.status().then(
-      (status) => done(readinessError(status)),
-      (cause: unknown) => done(unreachableSystem(cause)),
-    );
+    done();
   };
 }
 
@@ -78,19 +72,10 @@ function errorFrameData(request: FastifyRequest, error: HttpError): string {
   return JSON.stringify({ error: error.message, code: error.code });
 }
 
-/**
- * A streamed chat (`Accept: text/event-stream`), once the request is valid: a turn (`Turn-Id`),
- * whose stream opens at once; each piece of the reply goes out as `event: token`, then `event: done`
- * with the body of docs/specification.md#chat once the mood has committed, or `event: error`; each
- * frame with an `id` that grows within the turn, and kept in the turn log for a page that comes back
- * (`GET /api/chat/turns/:id`). The visitor's other tabs hear of it on their feed. A visitor who goes
- * away has not stopped: the chat runs to its end and commits, and only the writing stops (seen on
- * the response, which closes; the request's own signal fires as soon as a POST's body has been read).
- */
-async function streamChat(desk: ChatDesk, request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo): Promise<void> {
-  const { system, turns, feed } = desk;
+/** A streamed turn's open stream: each frame goes to the visitor, the turn log and their other tabs. */
+function openTurn(desk: ChatDesk, request: FastifyRequest, reply: FastifyReply, turn: string, message: string, redo?: Redo) {
+  const { turns, feed } = desk;
   const session = request.session;
-  const turn = randomUUID();
   const log = turns.open(turn, session, { message, ...(redo ? { redo } : {}) });
   reply.header('turn-id', turn);
   const sse = reply.sse;
@@ -101,31 +86,74 @@ async function streamChat(desk: ChatDesk, request: FastifyRequest, reply: Fastif
   const socket = reply.raw;
   // Node holds written headers until the first body write: the client would wait for the first piece.
   socket.flushHeaders();
-  const send = (event: TurnEvent, data: string): void => {
-    const frame = log.write(event, data);
-    if (sse.isConnected && !socket.writableEnded) socket.write(sseFrame(frame.data, frame.event, frame.id));
-    feed.tellFrame(session, turn, frame);
-  };
   feed.tell(session, { event: 'turn', data: { id: turn, message, ...(redo ? { redo } : {}) } });
+  return {
+    send(event: TurnEvent, data: string): void {
+      const frame = log.write(event, data);
+      if (sse.isConnected && !socket.writableEnded) socket.write(sseFrame(frame.data, frame.event, frame.id));
+      feed.tellFrame(session, turn, frame);
+    },
+    end(): void {
+      feed.tell(session, { event: 'ended', data: { id: turn } });
+    },
+  };
+}
+
+/**
+ * A streamed chat (`Accept: text/event-stream`), once the request is valid: a turn (`Turn-Id`),
+ * whose stream opens as soon as the system accepts the chat (one it refuses at once, by its phase,
+ * gets plain JSON with its status); each piece of the reply goes out as `event: token`, then
+ * `event: done` with the body of docs/specification.md#chat once the mood has committed, or
+ * `event: error`; each frame with an `id` that grows within the turn, and kept in the turn log for
+ * a page that comes back (`GET /api/chat/turns/:id`). The visitor's other tabs hear of it on their
+ * feed. A visitor who goes away has not stopped: the chat runs to its end and commits, and only the
+ * writing stops (seen on the response, which closes; the request's own signal fires as soon as a
+ * POST's body has been read).
+ */
+async function streamChat(desk: ChatDesk, request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo): Promise<void> {
+  const turn = randomUUID();
+  let stream: ReturnType<typeof openTurn> | undefined;
+  let answer: ChatReplied | ChatRejected;
   try {
-    const answer = await system.chatStream(message, session, (text) => send('token', JSON.stringify({ text })), { turn, redo });
-    if (answer.type === 'chat.replied') send('done', JSON.stringify(doneFrameBody(answer)));
-    else send('error', errorFrameData(request, httpError(rejectionError(answer.reason), { cause: answer.error })));
+    answer = await desk.system.chatStream(
+      message,
+      request.session,
+      {
+        accepted: () => (stream = openTurn(desk, request, reply, turn, message, redo)),
+        token: (text) => stream?.send('token', JSON.stringify({ text })),
+      },
+      { turn, redo },
+    );
   } catch (cause) {
-    send('error', errorFrameData(request, unansweredChat(cause)));
+    if (stream === undefined) throw unansweredChat(cause);
+    stream.send('error', errorFrameData(request, unansweredChat(cause)));
+    return stream.end();
   }
-  feed.tell(session, { event: 'ended', data: { id: turn } });
+  if (stream === undefined) {
+    // Refused before it was accepted: no stream was opened, the refusal is the answer's status.
+    if (answer.type === 'chat.rejected') throw httpError(rejectionError(answer.reason), { cause: answer.error });
+    stream = openTurn(desk, request, reply, turn, message, redo);
+  }
+  if (answer.type === 'chat.replied') stream.send('done', JSON.stringify(doneFrameBody(answer)));
+  else stream.send('error', errorFrameData(request, httpError(rejectionError(answer.reason), { cause: answer.error })));
+  stream.end();
 }
 
 export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, options) => {
   const { system, maxMessageLength, sessionSecret, cookiePolicy } = options;
   const desk: ChatDesk = { system, turns: options.turns, feed: options.feed };
-  const sessionAndReady = sessionAndReadiness(system, sessionSecret, cookiePolicy);
+  const session = sessionOf(sessionSecret, cookiePolicy);
   // Declared up front, so that every request object keeps one shape.
   app.decorateRequest('session', '');
+  app.decorateRequest('chatAsked', false);
+  // The system checks a chat's phase when it receives it, once. A request that never reaches it (its
+  // body unreadable, too large, not JSON, no message) is answered the phase's 503 all the same when
+  // the system cannot chat (docs/specification.md#chat): from the phase it announced, without asking.
+  app.setErrorHandler((error, request) => {
+    throw (!request.chatAsked && readinessError(system.phase)) || error;
+  });
   // JSON only, `+json` types too, a blank body being no message (400 "No message provided"). Any other
-  // type finds no parser: fastify's 415, mapped by the error handler. The state check needs none of
-  // this: it runs in onRequest, before the body is read.
+  // type finds no parser: fastify's 415, mapped by the error handler.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(?:[\w.-]+\+)?json(?:;|$)/, { parseAs: 'string' }, (request, body, done) => {
@@ -138,6 +166,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
   /** A chat's answer, streamed or JSON; `redo` makes it a regenerate or an edit of the last exchange. */
   const answer = async (request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo) => {
+    request.chatAsked = true;
     if (reply.sse) return streamChat(desk, request, reply, message, redo);
     let result: ChatReplied | ChatRejected;
     try {
@@ -171,7 +200,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
       response: chatResponse,
     },
     attachValidation: true,
-    onRequest: sessionAndReady,
+    onRequest: session,
     // `Accept: text/event-stream` streams the reply (reply.sse is set); any other Accept gets the JSON of docs/specification.md#chat.
     sse: 'dual',
   } as const;
@@ -180,13 +209,15 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
   // Edit the last message: a new exchange in place of the last one, read like any message.
   app.post('/api/chat/edit', messageRoute, (request, reply) => answer(request, reply, messageOf(request), 'edit'));
   // A new reply to the last message; a body, if any, is not read.
-  app.post('/api/chat/regenerate', { schema: { response: chatResponse }, onRequest: sessionAndReady, sse: 'dual' }, (request, reply) =>
+  app.post('/api/chat/regenerate', { schema: { response: chatResponse }, onRequest: session, sse: 'dual' }, (request, reply) =>
     answer(request, reply, '', 'regenerate'),
   );
 
   // Stops this visitor's streamed replies in flight (one turn with `{"turn"}`, else all): each ends with
   // `event: error` at once, nothing commits, and the stopped reply stays in the history as it was.
-  app.post('/api/chat/stop', { onRequest: sessionAndReady }, async (request, reply) => {
+  app.post('/api/chat/stop', { onRequest: session }, async (request, reply) => {
+    const notReady = readinessError(system.phase);
+    if (notReady) throw notReady;
     const turn = (request.body as { turn?: unknown } | undefined)?.turn;
     if (turn !== undefined && typeof turn !== 'string') throw httpError('BAD_REQUEST', { args: ['"turn" must be a Turn-Id'] });
     let stopped: number;

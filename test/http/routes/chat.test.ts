@@ -39,7 +39,7 @@ t.test('initializing: 503 with is_initialized false and status initializing', as
   const body = response.json();
   t.same(Object.keys(body).sort(), ['error', 'is_initialized', 'status']);
   t.match(body, { error: /not initialized/, is_initialized: false, status: 'initializing' });
-  t.same(system.messages, [], 'nothing reached the system');
+  t.same(system.messages, [], 'the system refused it: nothing was accepted');
 });
 
 t.test('key missing: 503 with status missing_llm_key and is_initialized false', async (t) => {
@@ -195,18 +195,16 @@ t.test('a reply that does not come in time is 504 with a JSON error', async (t) 
   t.match(response.json(), { error: /took too long/, status: 'error' });
 });
 
-t.test('a system that does not answer the state check, or a failed one, is 503', async (t) => {
-  const { app, system } = await harness(t);
-  system.answersStatus = false;
-  const silent = await chat(app, { message: 'hello' });
-  t.equal(silent.statusCode, 503);
-  t.match(silent.json(), { error: /does not answer/, status: 'error', is_initialized: false });
-  system.answersStatus = true;
+t.test('a failed system refuses the chat with 503; no status round trip comes first', async (t) => {
+  const { app, bus, system } = await harness(t);
   system.phase = 'failed';
+  const asked: string[] = [];
+  bus.all().subscribe((event) => asked.push(event.type));
   const failed = await chat(app, { message: 'hello' });
   t.equal(failed.statusCode, 503);
   t.match(failed.json(), { error: /unavailable/, status: 'error' });
   t.same(system.messages, []);
+  t.same(asked, ['chat.requested', 'chat.rejected'], 'the system checks the phase once, when the chat arrives');
 });
 
 t.test('a closed bus is 503, not a crash', async (t) => {
@@ -217,13 +215,12 @@ t.test('a closed bus is 503, not a crash', async (t) => {
   t.match(response.json(), { error: String, status: 'error' });
 });
 
-t.test('a chat request that passes the check but loses the bus on the way is 503', async (t) => {
+t.test('a chat whose bus closes on the way is 503', async (t) => {
   const { app, bus, system } = await harness(t);
-  // The state check is answered, then the bus closes before the chat is sent.
-  const subscription = bus.on('status.reported').subscribe(() => queueMicrotask(() => bus.close()));
+  system.chatBehaviour = { kind: 'silent' };
+  const subscription = bus.on('chat.requested').subscribe(() => queueMicrotask(() => bus.close()));
   t.teardown(() => subscription.unsubscribe());
   const response = await chat(app, { message: 'hello' });
   t.equal(response.statusCode, 503);
   t.match(response.json(), { error: /unavailable/ });
-  t.same(system.messages, []);
 });
