@@ -3,7 +3,7 @@ import { fromCallback, type EventObject } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { SystemPhase } from '../bus/events.js';
 import type { EmotionState } from '../emotions/state.js';
-import { phaseRejection } from '../errors/phase-errors.js';
+import { phaseRejection } from '../bus/phase-rejection.js';
 
 export interface FrontDeskInput {
   readonly bus: Bus;

@@ -1,8 +1,6 @@
-import { DEFAULT_DRIFT_LEASE_MS } from '../mood-ledger/drift-lease.js';
-import { DEFAULT_MAX_SESSION_BYTES } from '../conversations/session-bounds.js';
-import { MIN_SESSION_SECRET_LENGTH } from '../conversations/session-secret.js';
-import { DEFAULT_REDIS_PREFIX } from '../redis/keys.js';
-import { isRedisUrl } from '../redis/redis-url.js';
+import { DEFAULT_DRIFT_LEASE_MS, DEFAULT_MAX_SESSION_BYTES, DEFAULT_REDIS_PREFIX } from './defaults.js';
+import { MIN_SESSION_SECRET_LENGTH } from './session-secret.js';
+import { isRedisUrl } from './redis-url.js';
 import { listenHost } from '../runtime/listen-host.js';
 import { isDebugEnabled } from '../runtime/logger.js';
 import { displayUrl, hasUnambiguousCredentials } from '../runtime/url-credentials.js';

@@ -1,10 +1,8 @@
 import type { LRUCache } from 'lru-cache';
 import type { ChatConfig } from '../config/chat-config.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../config/defaults.js';
 import { epochMs, type Clock } from '../runtime/clock.js';
 import { addExchange, type ConversationTurn, type ExchangeMarks, type ExchangeTimes, type TimedTurn } from './conversation-store.js';
-
-/** `MAX_SESSION_BYTES` when unset: the conversations' text, all sessions together. */
-export const DEFAULT_MAX_SESSION_BYTES = 64 * 2 ** 20;
 
 /** How many sessions, how long idle and how many bytes of text the conversations may take together. */
 export interface SessionBounds {

@@ -21,7 +21,7 @@ import { historyRoutes } from './routes/history.js';
 import { moodRoutes } from './routes/mood.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
-import { newSessionSecret } from '../conversations/session-secret.js';
+import { newSessionSecret } from '../config/session-secret.js';
 import { SystemClient, type SystemTimeouts } from './system-client.js';
 import { vendorFiles } from './vendor-files.js';
 import { turnRoutes } from './routes/turns.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { escapeHtml } from '../webhooks/html.js';
+import { escapeHtml } from '../runtime/html.js';
 
 /** The page templates and their assets, at the package root (listed in package.json "files"). */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));

@@ -6,7 +6,7 @@ import type { ChatReplied, StatusReported, SystemPhase } from '../bus/events.js'
 import type { Sentiment } from '../emotions/emotions.js';
 import { round2, roundAppraisal, roundEmotions } from '../emotions/model.js';
 import { ERRORS } from '../errors/catalogue.js';
-import { PHASES, phaseError } from '../errors/phase-errors.js';
+import { PHASES, phaseError } from './phase-errors.js';
 
 /** The sentiment's scores, to 2 decimals like every number in a response. */
 export function roundSentiment({ sentiment, positive, negative }: Sentiment): Sentiment {

@@ -9,9 +9,6 @@ export interface DriftLease {
   close(): Promise<void>;
 }
 
-/** `DRIFT_LEASE_MS` when unset: when the drifting replica dies, another drifts within this. */
-export const DEFAULT_DRIFT_LEASE_MS = 15_000;
-
 /** The single process drifts alone: its lease is always held. */
 export const ALWAYS_HELD: DriftLease = {
   held: () => true,

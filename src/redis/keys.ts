@@ -1,7 +1,5 @@
 import type { SessionKey } from '../bus/events.js';
-
-/** `REDIS_PREFIX` when unset: every key of the service starts with it. */
-export const DEFAULT_REDIS_PREFIX = 'emotion-hub:';
+import { DEFAULT_REDIS_PREFIX } from '../config/defaults.js';
 
 /** The service's key names under one prefix, so that several services can share a Redis. */
 export interface RedisKeys {

@@ -5,7 +5,7 @@ import { loadEmotionsFile } from '../persistence/emotions-file.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import { withoutCredentials } from '../runtime/url-credentials.js';
-import type { SharedSecret } from '../conversations/session-secret.js';
+import type { SharedSecret } from '../config/session-secret.js';
 import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './connection.js';
 import { redisKeys } from './keys.js';
 import { RedisConversationStore } from './redis-conversation-store.js';

@@ -13,7 +13,7 @@ import type { EmbeddedStore } from '../embedded/embedded-store.js';
 import { sessionBoundsOf } from '../conversations/session-bounds.js';
 import type { ConversationStore } from '../conversations/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
-import { loadSessionSecret } from '../conversations/session-secret.js';
+import { loadSessionSecret } from '../config/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
 import { probeStoreFile } from '../embedded/store-probe.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { ACCEPTING_MESSAGE, CONNECTION_MESSAGE } from '../supervisor/connection-desk.js';
+import { ACCEPTING_MESSAGE, CONNECTION_MESSAGE } from './supervisor-messages.js';
 
 /** The connections a supervised child serves, handed over by its supervisor. */
 export interface HandedConnections {

@@ -17,7 +17,7 @@ export { CONTENT_SECURITY_POLICY, SECURITY_HEADERS, contentSecurityPolicy, secur
 export { sessionCookieAttributes, type CookiePolicy, type SessionCookieAttributes } from '../http/cookie-attributes.js';
 export { HttpError, httpError, type HttpErrorCode, type ErrorBody } from '../http/errors.js';
 export { ERRORS, type ErrorCode, type ErrorEntry } from '../errors/catalogue.js';
-export { phaseError, type PhaseErrorCode } from '../errors/phase-errors.js';
+export { phaseError, type PhaseErrorCode } from '../http/phase-errors.js';
 export {
   startChatService,
   ServiceStartError,

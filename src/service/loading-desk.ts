@@ -1,6 +1,6 @@
 import type { Bus } from '../bus/bus.js';
 import { defaultState } from '../emotions/state.js';
-import { phaseRejection } from '../errors/phase-errors.js';
+import { phaseRejection } from '../bus/phase-rejection.js';
 
 /**
  * Answers the HTTP layer from the moment the server listens until the actor system (whose front

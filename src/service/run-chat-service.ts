@@ -4,8 +4,7 @@ import { loadChatConfig } from '../config/chat-config.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
 import { logProcessWarnings } from '../runtime/process-warnings.js';
 import { Redactor } from '../runtime/secrets.js';
-import { READY_MESSAGE } from '../supervisor/supervise.js';
-import { DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE } from '../supervisor/connection-desk.js';
+import { DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE, READY_MESSAGE } from './supervisor-messages.js';
 import { startChatService, type ChatService, type SystemFactory } from './chat-service.js';
 
 export interface RunChatServiceOptions {

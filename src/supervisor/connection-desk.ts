@@ -1,18 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Logger } from '../runtime/logger.js';
-
-/** What the supervisor sends with each connection it hands to the serving child. */
-export const CONNECTION_MESSAGE = { type: 'emotion-hub:connection' } as const;
-
-/** What a child sends once it takes connections: from then on the new ones go to it. */
-export const ACCEPTING_MESSAGE = { type: 'emotion-hub:accepting' } as const;
-
-/** What a child sends when it stops taking chats and drains (a model failure): its successor takes over now. */
-export const DRAINING_MESSAGE = { type: 'emotion-hub:draining' } as const;
-
-/** What the supervisor tells the serving child once the one that drained before it has exited: its last writes are on disk. */
-export const PREDECESSOR_GONE_MESSAGE = { type: 'emotion-hub:predecessor-gone' } as const;
+import { CONNECTION_MESSAGE } from '../service/supervisor-messages.js';
 
 /** The supervisor cannot listen on the port it was given (in use, not allowed). */
 export class DeskListenError extends Error {

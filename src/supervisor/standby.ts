@@ -1,8 +1,4 @@
-/** What the supervisor sends its standby child when the service it ran has ended: serve now. */
-export const SERVE_MESSAGE = { type: 'emotion-hub:serve' } as const;
-
-/** What the standby child says once it has loaded. */
-export const LOADED_MESSAGE = { type: 'emotion-hub:loaded' } as const;
+import { LOADED_MESSAGE, SERVE_MESSAGE } from '../service/supervisor-messages.js';
 
 /**
  * The standby child of `hub serve --supervise`: loads what a start loads (the HTTP app, the actor

@@ -2,11 +2,15 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_BACKOFF, nextStart, type Backoff } from './backoff.js';
-import { LOADED_MESSAGE, SERVE_MESSAGE } from './standby.js';
-import { ACCEPTING_MESSAGE, DRAINING_MESSAGE, PREDECESSOR_GONE_MESSAGE, type ConnectionDesk } from './connection-desk.js';
-
-/** What the service sends its supervisor once it serves (ready, or keyMissing): from then on it counts as up. */
-export const READY_MESSAGE = { type: 'emotion-hub:ready' } as const;
+import {
+  ACCEPTING_MESSAGE,
+  DRAINING_MESSAGE,
+  LOADED_MESSAGE,
+  PREDECESSOR_GONE_MESSAGE,
+  READY_MESSAGE,
+  SERVE_MESSAGE,
+} from '../service/supervisor-messages.js';
+import type { ConnectionDesk } from './connection-desk.js';
 
 export interface SuperviseOptions {
   /**

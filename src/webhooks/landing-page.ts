@@ -1,4 +1,4 @@
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../runtime/html.js';
 
 export const HUB_WEBHOOKS_SETTINGS_URL = 'https://huggingface.co/settings/webhooks';
 export const HUB_WEBHOOKS_DOCS_URL = 'https://huggingface.co/docs/hub/webhooks';

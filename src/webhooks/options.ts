@@ -1,4 +1,4 @@
-import { isRedisUrl } from '../redis/redis-url.js';
+import { isRedisUrl } from '../config/redis-url.js';
 import type { Clock } from '../runtime/clock.js';
 import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';

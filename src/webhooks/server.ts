@@ -221,7 +221,7 @@ export class WebhooksServer {
   async #connectDedup(logger: Logger): Promise<DeliveryDedup | undefined> {
     const url = this.#config.redisUrl;
     if (url === undefined) return undefined;
-    const { RedisDeliveryDedup } = await import('../redis/redis-delivery-dedup.js');
+    const { RedisDeliveryDedup } = await import('./redis-delivery-dedup.js');
     return RedisDeliveryDedup.connect(url, logger);
   }
 

@@ -33,3 +33,118 @@ t.test('the emotions model imports nothing but itself; the Redis layer never rea
     [],
   );
 });
+
+/**
+ * The folders of src/, bottom to top (issue 33): an import runs down this table or stays on its row,
+ * never up. A new folder fails the test below until it is placed here. `index.ts` is src/index.ts.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['runtime', 'errors', 'types'],
+  ['config'],
+  ['emotions'],
+  ['bus'],
+  ['appraisal', 'persistence', 'conversations', 'turns', 'providers', 'replay', 'hub'],
+  ['mood-ledger'],
+  ['embedded', 'redis'],
+  ['webhooks'],
+  // Placed ahead of its coming: the one pick of in-process, embedded or Redis adapters, if it gets a folder.
+  ['adapters'],
+  ['actors'],
+  ['system'],
+  ['http'],
+  ['service'],
+  ['supervisor'],
+  ['cli'],
+  ['index.ts'],
+];
+const LAYER_OF = new Map(LAYERS.flatMap((row, layer) => row.map((folder) => [folder, layer] as const)));
+
+/** The folder of src/ a path is in (`index.ts` for src/index.ts), or undefined outside src/. */
+function srcFolder(path: string): string | undefined {
+  const [top, folder] = path.split('/');
+  return top === 'src' ? folder : undefined;
+}
+
+/** Every import from one folder of src/ into another, as `importing file → imported file`. */
+const crossings = relativeImports('src').flatMap(({ file, target }) => {
+  const from = srcFolder(file);
+  const to = srcFolder(target);
+  return to === undefined || from === to ? [] : [{ file, target, from: from!, to }];
+});
+
+/** The imports from src/<from>/ into src/<to>/, each naming its file: what a tie that came back shows. */
+const tie = (from: string, to: string) =>
+  crossings.filter((crossing) => crossing.from === from && crossing.to === to).map(({ file, target }) => `${file} → ${target}`);
+
+/** The eight imports issue 33 found running against the layers, each with where its need went instead. */
+const TIES = [
+  ['config', 'conversations', 'the session defaults and the session secret live in config/'],
+  ['config', 'redis', 'the prefix default and the Redis URL check live in config/'],
+  ['config', 'mood-ledger', 'the drift lease default lives in config/'],
+  ['service', 'supervisor', "the supervisor's messages live with the service"],
+  ['redis', 'webhooks', 'the delivery dedup on Redis lives with the webhooks'],
+  ['http', 'webhooks', 'escapeHtml lives in runtime/'],
+  ['http', 'conversations', 'the session secret lives beside the config'],
+  ['errors', 'bus', 'the phase wording lives in http/'],
+] as const;
+
+for (const [from, to, instead] of TIES)
+  t.test(`${from} imports nothing from ${to}: ${instead}`, async (t) => {
+    t.same(tie(from, to), []);
+  });
+
+t.test('errors/ imports nothing at all, not even a package', async (t) => {
+  const imports = readdirSync(join(ROOT, 'src/errors'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .flatMap((entry) => {
+      const path = join(entry.parentPath, entry.name);
+      // `from '…'`, `import '…'` and `import('…')`: any module, relative or a package.
+      return [...readFileSync(path, 'utf8').matchAll(/\b(?:from|import)\s*\(?\s*'([^']+)'/g)].map(
+        ([, specifier]) => `${relative(ROOT, path)} → ${specifier}`,
+      );
+    });
+  t.same(imports, []);
+});
+
+t.test('every import between folders of src/ runs down the layers, and every folder has its layer', async (t) => {
+  const folders = new Set(crossings.flatMap(({ from, to }) => [from, to]));
+  for (const entry of readdirSync(join(ROOT, 'src'), { withFileTypes: true }))
+    if (entry.isDirectory() || entry.name.endsWith('.ts')) folders.add(entry.name);
+  t.same(
+    [...folders].filter((folder) => !LAYER_OF.has(folder)),
+    [],
+    'folders of src/ in no layer: place each in LAYERS',
+  );
+  t.same(
+    crossings
+      .filter(({ from, to }) => LAYER_OF.has(from) && LAYER_OF.has(to) && LAYER_OF.get(to)! > LAYER_OF.get(from)!)
+      .map(({ file, target }) => `${file} → ${target}`),
+    [],
+    'imports running up the layers',
+  );
+});
+
+t.test('src/index.ts is the top: nothing in src/ imports it', async (t) => {
+  t.same(
+    crossings.filter(({ to }) => to === 'index.ts').map(({ file }) => file),
+    [],
+  );
+  t.equal(LAYERS.at(-1)?.join(), 'index.ts');
+});
+
+t.test('no circle between folders of src/, on one layer or across', async (t) => {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of crossings) next.set(from, (next.get(from) ?? new Set()).add(to));
+  const circles: string[] = [];
+  const done = new Set<string>();
+  // Depth first from each folder; meeting a folder still on the path closes a circle.
+  const visit = (folder: string, path: readonly string[]) => {
+    const at = path.indexOf(folder);
+    if (at >= 0) return void circles.push([...path.slice(at), folder].join(' → '));
+    if (done.has(folder)) return;
+    for (const to of next.get(folder) ?? []) visit(to, [...path, folder]);
+    done.add(folder);
+  };
+  for (const folder of next.keys()) visit(folder, []);
+  t.same(circles, []);
+});

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
-import { READY_MESSAGE, supervise, type SuperviseOptions } from '../../src/supervisor/supervise.js';
+import { READY_MESSAGE } from '../../src/service/supervisor-messages.js';
+import { supervise, type SuperviseOptions } from '../../src/supervisor/supervise.js';
 import { eventually } from '../../testkit/eventually.js';
 import { capturedLogger } from '../support/captured-logger.js';
 

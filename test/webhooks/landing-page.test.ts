@@ -1,10 +1,8 @@
 import t from 'tap';
-import { escapeHtml } from '../../src/webhooks/html.js';
 import { renderLandingPage } from '../../src/webhooks/landing-page.js';
 import { readyMessages, secretMessages } from '../../src/webhooks/startup-messages.js';
 
 t.test('everything interpolated is escaped', (t) => {
-  t.equal(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
   const html = renderLandingPage({
     url: 'https://evil.example/<script>',
     webhooks: [{ name: 'x', url: 'https://evil.example/<script>alert(1)</script>/webhooks/x' }],

@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags';
 import { replayEventLog } from '../../replay/replay.js';
 import type { EmotionState } from '../../emotions/state.js';
 import { serializeState } from '../../persistence/emotions-file.js';
-import { DEFAULT_REDIS_PREFIX } from '../../redis/keys.js';
+import { DEFAULT_REDIS_PREFIX } from '../../config/defaults.js';
 import { Redactor } from '../../runtime/secrets.js';
 import { urlPasswords, withoutCredentials } from '../../runtime/url-credentials.js';
 

@@ -1,7 +1,7 @@
 import type {} from '@fastify/sse';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { BusTimeoutError } from '../../bus/errors.js';
-import { phaseError, rejectionError } from '../../errors/phase-errors.js';
+import { phaseError, rejectionError } from '../phase-errors.js';
 import { httpError, type HttpError } from '../errors.js';
 import { chatBody, doneFrameBody } from '../present.js';
 import { chatResponse } from '../response-schemas.js';

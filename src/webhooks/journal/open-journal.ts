@@ -1,4 +1,4 @@
-import { isRedisUrl } from '../../redis/redis-url.js';
+import { isRedisUrl } from '../../config/redis-url.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { DeliveryJournal } from './entry.js';
 import { FileJournal } from './file-journal.js';

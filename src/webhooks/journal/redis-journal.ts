@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from '../../redis/connection.js';
-import { DEFAULT_REDIS_PREFIX } from '../../redis/keys.js';
+import { DEFAULT_REDIS_PREFIX } from '../../config/defaults.js';
 import type { Logger } from '../../runtime/logger.js';
 import { type DeliveryJournal, type JournalContents, type JournalEntry, parseJournalLines } from './entry.js';
 

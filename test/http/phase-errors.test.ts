@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ERRORS } from '../../src/errors/catalogue.js';
-import { PHASES, phaseError, phaseRejection, rejectionError } from '../../src/errors/phase-errors.js';
+import { phaseRejection } from '../../src/bus/phase-rejection.js';
+import { PHASES, phaseError, rejectionError } from '../../src/http/phase-errors.js';
 
 const REFUSING = ['initializing', 'keyMissing', 'failed'] as const;
 

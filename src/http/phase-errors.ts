@@ -1,5 +1,6 @@
 import type { ChatRejection, SystemPhase } from '../bus/events.js';
-import { ERRORS, type ErrorCode } from './catalogue.js';
+import { PHASE_REFUSALS, type RefusingPhase } from '../bus/phase-rejection.js';
+import type { ErrorCode } from '../errors/catalogue.js';
 
 /** How the HTTP interface says one phase of the system (docs/specification.md#status-strings). */
 interface PhaseRow {
@@ -9,14 +10,14 @@ interface PhaseRow {
   readonly pollStatus: 'ready' | 'initializing' | 'missing_api_key' | 'error';
   /** `status` of `GET /api/availability`, whose not-available case is `initializing` unless the system failed. */
   readonly availabilityStatus: 'ready' | 'initializing' | 'error';
-  /** What a chat gets in this phase: nothing when ready, else a 503 of the table and its reason on the bus. */
+  /** What a chat gets in this phase: nothing when ready, else a 503 of the table and its reason on the bus (bus/phase-rejection.ts). */
   readonly refusal?: { readonly error: ErrorCode; readonly reason: ChatRejection };
 }
 
 /**
  * The one table from the system's phase to what the HTTP interface says of it: the status strings of
- * each endpoint, and the error a chat gets. The chat route's state check, the front desk's rejection
- * on the bus and the read-only endpoints all read it, so each phase has one wording.
+ * each endpoint, and the error a chat gets. The chat route's state check and the read-only endpoints
+ * read it; its refusals are the ones the front desk rejects with on the bus, so each phase has one wording.
  */
 export const PHASES = {
   ready: { status: 'ready', pollStatus: 'ready', availabilityStatus: 'ready' },
@@ -24,35 +25,28 @@ export const PHASES = {
     status: 'initializing',
     pollStatus: 'initializing',
     availabilityStatus: 'initializing',
-    refusal: { error: 'NOT_INITIALIZED', reason: 'initializing' },
+    refusal: PHASE_REFUSALS.initializing,
   },
   keyMissing: {
     status: 'missing_llm_key',
     pollStatus: 'missing_api_key',
     availabilityStatus: 'initializing',
-    refusal: { error: 'MISSING_LLM_KEY', reason: 'missing_llm_key' },
+    refusal: PHASE_REFUSALS.keyMissing,
   },
   failed: {
     status: 'error',
     pollStatus: 'error',
     availabilityStatus: 'error',
-    refusal: { error: 'SYSTEM_FAILED', reason: 'system_failed' },
+    refusal: PHASE_REFUSALS.failed,
   },
 } as const satisfies Readonly<Record<SystemPhase, PhaseRow>>;
 
-type RefusingPhase = Exclude<SystemPhase, 'ready'>;
 export type PhaseErrorCode = (typeof PHASES)[RefusingPhase]['refusal']['error'];
 type PhaseReason = (typeof PHASES)[RefusingPhase]['refusal']['reason'];
 
 /** The error a chat gets in `phase`, or nothing when the system is ready to chat. */
 export function phaseError(phase: SystemPhase): PhaseErrorCode | undefined {
   return phase === 'ready' ? undefined : PHASES[phase].refusal.error;
-}
-
-/** The `chat.rejected` fields for a chat asked outside `ready`: the phase's reason and its error's words. */
-export function phaseRejection(phase: RefusingPhase): { reason: ChatRejection; error: string } {
-  const { reason, error } = PHASES[phase].refusal;
-  return { reason, error: ERRORS[error].message };
 }
 
 /** The reasons that are not a phase: the provider, the ledger or the store refused. */

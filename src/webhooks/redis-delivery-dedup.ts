@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { DeliveryDedup } from '../webhooks/delivery-dedup.js';
+import type { DeliveryDedup } from './delivery-dedup.js';
 import type { Logger } from '../runtime/logger.js';
-import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from './connection.js';
-import { DEFAULT_REDIS_PREFIX, redisKeys, type RedisKeys } from './keys.js';
+import { connectRedis, DEFAULT_COMMAND_TIMEOUT_MS } from '../redis/connection.js';
+import { DEFAULT_REDIS_PREFIX } from '../config/defaults.js';
+import { redisKeys, type RedisKeys } from '../redis/keys.js';
 
 /** How long a delivery id is remembered: the Hub retries a delivery within hours, not days. */
 export const DELIVERY_MEMORY_S = 24 * 60 * 60;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isRedisUrl } from '../../src/redis/redis-url.js';
+import { isRedisUrl } from '../../src/config/redis-url.js';
 
 t.test('only redis:// and rediss:// URLs with a host are Redis URLs', async (t) => {
   t.ok(isRedisUrl('redis://127.0.0.1:6379/0'));
