@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Bus } from '../../src/bus/bus.js';
 import type { ChatRejection, SystemPhase } from '../../src/bus/events.js';
 import type { Appraisal, AvatarShape, Emotions, Sentiment } from '../../src/emotions/emotions.js';
-import { phaseRejection } from '../../src/errors/phase-errors.js';
+import { phaseRejection } from '../../src/bus/phase-rejection.js';
 import { ANGRY_APPRAISAL } from './moods.js';
 
 /** What the fake does with the next chat request. */
