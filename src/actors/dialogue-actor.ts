@@ -116,7 +116,11 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     settleDrain();
   };
   const unreadable = (correlationId: string, error: unknown): void =>
-    reject(correlationId, 'unavailable', `The conversation could not be read (${(error as Error).message}); nothing changed. Please try again.`);
+    reject(
+      correlationId,
+      'unavailable',
+      `The conversation could not be read (${(error as Error).message}); nothing changed. Please try again.`,
+    );
 
   /**
    * The prompt's conversation: a regenerate or an edit answers in place of the last exchange, so the
@@ -151,10 +155,23 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   function commit(correlationId: string, chat: Chat, response: string, reading: NonNullable<Chat['reading']>): void {
     // The scores only: the mood is shared, the message's words (the cues) stay with its visitor.
     const { emotions, neutral, strongest } = reading.appraisal;
-    const change = { kind: 'chat', correlationId, sentiment: reading.sentiment, appraisal: { emotions, neutral, strongest }, at: stamp() } as const;
+    const change = {
+      kind: 'chat',
+      correlationId,
+      sentiment: reading.sentiment,
+      appraisal: { emotions, neutral, strongest },
+      at: stamp(),
+    } as const;
     const marks = { ...(chat.turn === undefined ? {} : { turn: chat.turn }), replace: chat.redo === 'edit' };
     ledger
-      .append(change, { session: chat.session, message: chat.message, reply: response, times: { message: chat.at, reply: change.at }, ...marks, appraisal: reading.appraisal })
+      .append(change, {
+        session: chat.session,
+        message: chat.message,
+        reply: response,
+        times: { message: chat.at, reply: change.at },
+        ...marks,
+        appraisal: reading.appraisal,
+      })
       .catch((error: unknown) => {
         const cause = error instanceof Error ? error.message : String(error);
         reject(correlationId, 'unavailable', `The mood could not be recorded (${cause}); nothing changed. Please try again.`);
@@ -171,7 +188,11 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     // Stopped (or the actor stopped) while the history was read: the model is not asked.
     if (chat.stream?.signal.aborted) return;
     if (history === undefined) return reject(correlationId, 'nothing_to_redo', 'There is no last message to regenerate or edit.');
-    const messages: ChatMessage[] = [{ role: 'system', content: systemPrompt(emotions) }, ...history, { role: 'user', content: chat.message }];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: systemPrompt(emotions) },
+      ...history,
+      { role: 'user', content: chat.message },
+    ];
     const call = chat.stream ?? new AbortController();
     inFlight.add(call);
     let response: string;
@@ -222,9 +243,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       chat.stream.abort();
       // A regenerate stopped before its message was read has nothing to keep.
       const kept = chat.redo === 'regenerate' && chat.message === '' ? Promise.resolve() : rememberUncommitted(chat, chat.partial, true);
-      stopping.push(
-        kept.catch(() => undefined).then(() => reject(correlationId, 'stopped', 'The reply was stopped; nothing changed.')),
-      );
+      stopping.push(kept.catch(() => undefined).then(() => reject(correlationId, 'stopped', 'The reply was stopped; nothing changed.')));
     }
     await Promise.all(stopping);
     return stopping.length;
@@ -271,7 +290,9 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
           replace: chat.redo === 'edit',
         };
         // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
-        conversations.remember(chat.session, chat.message, chat.response, { message: chat.at, reply: change.at }, marks).catch(() => undefined);
+        conversations
+          .remember(chat.session, chat.message, chat.response, { message: chat.at, reply: change.at }, marks)
+          .catch(() => undefined);
       }
       reply(correlationId, chat.response, chat.reading?.appraisal);
     }),

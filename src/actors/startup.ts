@@ -27,7 +27,7 @@ export interface MemoryStoreInput {
  * starts from. There is one lasting copy of the mood per mode: the embedded store's, the replicas'
  * shared one on Redis, or (in-process) the emotions file itself. A ledger that holds a state is
  * the truth, and the emotions file, only ever written from it, is brought in line at once when it
- * shows another; otherwise the file is read (a corrupt one fails startup), or the defaults used,
+ * shows another (the embedded store's; a replica's follows the changes); otherwise the file is read (a corrupt one fails startup), or the defaults used,
  * and the ledger starts from that (the embedded store committing it as its first state).
  */
 export const loadMemoryStore = fromPromise<MemoryStore, MemoryStoreInput>(async ({ input }) => {
@@ -35,8 +35,10 @@ export const loadMemoryStore = fromPromise<MemoryStore, MemoryStoreInput>(async 
   const { held } = input.ledger;
   let store: MemoryStore;
   if (held !== undefined) {
-    const written = await readFile(input.file, 'utf8').catch(() => undefined);
-    if (written !== serializeState(held.state)) await writeEmotionsFile(input.file, held.state);
+    // The store's view catches up at once. A replica's file is its own local copy, written as the
+    // shared mood changes (its folder may not exist yet: replicas need none).
+    if (held.where === 'store' && (await readFile(input.file, 'utf8').catch(() => undefined)) !== serializeState(held.state))
+      await writeEmotionsFile(input.file, held.state);
     store = { state: held.state, source: held.where };
   } else {
     const persisted = await loadEmotionsFile(input.file);

@@ -268,7 +268,8 @@ export function createSystemMachine(services: SystemServices) {
             type: 'parallel',
             states: {
               memoryStore: {
-                description: "Finds the state to start from: the ledger's lasting copy (the embedded store's, the replicas'), else the emotions file.",
+                description:
+                  "Finds the state to start from: the ledger's lasting copy (the embedded store's, the replicas'), else the emotions file.",
                 initial: 'loading',
                 states: {
                   loading: {

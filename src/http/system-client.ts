@@ -1,5 +1,13 @@
 import type { Bus } from '../bus/bus.js';
-import type { ChatRejected, ChatReplied, HistoryReported, MoodWhyReported, SessionKey, StatusReported, SystemPhase } from '../bus/events.js';
+import type {
+  ChatRejected,
+  ChatReplied,
+  HistoryReported,
+  MoodWhyReported,
+  SessionKey,
+  StatusReported,
+  SystemPhase,
+} from '../bus/events.js';
 
 export interface SystemTimeouts {
   /** How long a `status.requested` may wait for its report; the system answers it at once in every phase. */

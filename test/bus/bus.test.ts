@@ -73,7 +73,8 @@ t.test('events published during delivery wait their turn: one global order for e
   const second: string[] = [];
   bus.all().subscribe((event) => {
     first.push(event.type);
-    if (event.type === 'chat.requested') bus.publish({ type: 'chat.accepted', correlationId: 'c1', session: 'visitor-a', message: 'hello' });
+    if (event.type === 'chat.requested')
+      bus.publish({ type: 'chat.accepted', correlationId: 'c1', session: 'visitor-a', message: 'hello' });
   });
   bus.all().subscribe((event) => second.push(event.type));
   bus.publish({ type: 'chat.requested', correlationId: 'c1', session: 'visitor-a', message: 'hello' });

@@ -130,7 +130,13 @@ t.test('a streamed reply is written once, whole: its pieces are not logged', asy
   await log.opened();
   bus.publish({ type: 'chat.requested', correlationId: 'a', session: 'visitor-a', message: 'hello', stream: true });
   for (const text of ['Glad ', 'to ', 'hear ', 'it!']) bus.publish({ type: 'chat.token', correlationId: 'a', text });
-  const replied = bus.publish({ type: 'chat.replied', correlationId: 'a', response: 'Glad to hear it!', emotions: DEFAULT_EMOTIONS, avatarShape: 'Circle' });
+  const replied = bus.publish({
+    type: 'chat.replied',
+    correlationId: 'a',
+    response: 'Glad to hear it!',
+    emotions: DEFAULT_EMOTIONS,
+    avatarShape: 'Circle',
+  });
   await log.close();
   const types = (await collect(file)).map((event) => event.type);
   t.same(types, ['chat.requested', 'chat.replied'], 'one line for the request, one for the whole reply');

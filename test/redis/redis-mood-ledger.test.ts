@@ -89,6 +89,9 @@ t.test('replicas apply every change once, in one order, and agree with the repla
   const a = await replica(t, server, keys);
   const b = await replica(t, server, keys);
   const changes = Array.from({ length: 40 }, (_, n) => (n % 5 === 4 ? drift(n) : chat(n, n % 3 === 0 ? 'negative' : 'positive')));
+  // What each delivery says the state after it is: the ledger's one fold, which nobody repeats.
+  const states: EmotionState[] = [];
+  t.teardown(b.ledger.subscribe((_change, state) => states.push(state)));
   // Both replicas append at once: the stream decides the one order.
   await Promise.all(changes.map((change, n) => (n % 2 === 0 ? a : b).ledger.append(change)));
   await eventually('both replicas to see 40 changes', () => (a.seen.length === 40 && b.seen.length === 40 ? true : undefined));
@@ -100,6 +103,11 @@ t.test('replicas apply every change once, in one order, and agree with the repla
   );
   t.same(a.ledger.state, fold(a.seen), 'the state is the fold of the delivered changes');
   t.same(b.ledger.state, a.ledger.state);
+  t.same(
+    states,
+    b.seen.map((_, n) => fold(b.seen.slice(0, n + 1))),
+    'each change delivered with the state right after it',
+  );
   const client = await redisClient(t, server.url);
   t.same((await replayMoodStream(client, keys)).state, a.ledger.state, 'the replay of snapshot + stream gives the same state');
 });

@@ -42,13 +42,13 @@ t.test('an open page writes no line; a chat writes a few, none with its text', a
   await page.locator('.message.bot:not(.thinking)', { hasText: 'Glad you came by.' }).waitFor();
   const chatLines = await eventually('the committed line', () => {
     const lines = logs.slice(before).map((line) => String(line.msg));
-    return lines.some((line) => / committed: /.test(line)) && lines;
+    return lines.some((line) => / replied: /.test(line)) && lines;
   });
   t.match(chatLines, [
     /^chat #\w+ accepted: 32 characters, streamed$/,
     /^chat #\w+ read as (joy|sadness|anger|fear|curiosity|neutral) \((joy|sadness|anger|fear|curiosity) \d\.\d\d, neutral \d\.\d\d; sentiment positive, score \d+\)$/,
-    /^chat #\w+ replied: 17 characters in \d+\.\d s$/,
     /^chat #\w+ committed: (Circle|Triangle|Square), joy \d\.\d\d, sadness/,
+    /^chat #\w+ replied: 17 characters in \d+\.\d s$/,
   ]);
   t.ok(chatLines.length <= 4, `a chat: ${chatLines.length} lines`);
   t.notMatch(JSON.stringify(logs), /my garden|Glad you came/, 'no message or reply text in the terminal');

@@ -108,7 +108,15 @@ t.test('a chat: accepted, read as, replied, committed; a refusal says why; no te
     sentiment,
     lastUpdated: at(1.3),
   });
-  bus.publish({ type: 'chat.replied', correlationId: 'abc-1f', response: 'private reply', avatarShape: 'Triangle', emotions, appraisal, at: at(1.5) });
+  bus.publish({
+    type: 'chat.replied',
+    correlationId: 'abc-1f',
+    response: 'private reply',
+    avatarShape: 'Triangle',
+    emotions,
+    appraisal,
+    at: at(1.5),
+  });
   bus.publish({
     type: 'chat.rejected',
     correlationId: 'abc-20',

@@ -37,7 +37,6 @@ t.before(() => nock.disableNetConnect());
 t.afterEach(() => nock.cleanAll());
 t.teardown(() => nock.enableNetConnect());
 
-
 /** `local` with some of its calls replaced: a ledger that refuses, or delivers later. */
 function withLedger<T extends object>(local: MoodLedger, overrides: T): MoodLedger & T {
   return {
