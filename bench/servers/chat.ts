@@ -9,11 +9,8 @@ import pino from 'pino';
 import {
   createChatSystem,
   createLogger,
-  LocalMoodLedger,
   loadChatConfig,
-  MemoryConversationStore,
   startChatService,
-  systemClock,
   type ChatSystem,
 } from 'emotion-hub';
 import { memoryAfterGc, reportListening } from '../lib/child.js';
@@ -32,22 +29,10 @@ const config = loadChatConfig({
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;
-const inMemory =
-  process.env.BENCH_STORE === 'memory'
-    ? {
-        ledger: new LocalMoodLedger(),
-        conversations: new MemoryConversationStore({
-          maxSessions: config.maxSessions,
-          idleMs: config.sessionIdleMs,
-          maxBytes: config.maxSessionBytes,
-          clock: systemClock,
-        }),
-      }
-    : {};
 const service = await startChatService({
   config,
   logger,
-  ...inMemory,
+  inProcess: process.env.BENCH_STORE === 'memory',
   createSystem: (deps) => (system = createChatSystem(deps)),
 });
 const phase = await system?.settled();

@@ -8,7 +8,8 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { writeEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import { ServiceStartError, startChatService, type SystemDeps } from '../../src/service/chat-service.js';
+import type { SystemServices } from '../../src/actors/system-machine.js';
+import { ServiceStartError, startChatService } from '../../src/service/chat-service.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { FakeSystem } from '../support/fake-system.js';
 import { freePort } from '../../testkit/free-port.js';
@@ -23,8 +24,8 @@ const quietLogger = () => createLogger({ debug: false, destination: new PassThro
 
 /** The fake system behind the service's factory, recording what the service did with it. */
 function fakeFactory() {
-  const record = { started: 0, stopped: 0, deps: undefined as SystemDeps | undefined, fake: undefined as FakeSystem | undefined };
-  const createSystem = (deps: SystemDeps) => {
+  const record = { started: 0, stopped: 0, deps: undefined as SystemServices | undefined, fake: undefined as FakeSystem | undefined };
+  const createSystem = (deps: SystemServices) => {
     record.deps = deps;
     record.fake = new FakeSystem(deps.bus);
     return {
@@ -128,7 +129,7 @@ t.test('when the system exits, the pending reply goes out, then the event log is
   const dir = tempDir(t);
   const file = join(dir, 'events.jsonl');
   const { record, createSystem } = fakeFactory();
-  const factory = (deps: SystemDeps) => {
+  const factory = (deps: SystemServices) => {
     const system = createSystem(deps);
     record.fake!.chatBehaviour = { kind: 'reject', reason: 'provider_failed', error: 'provider said 500' };
     // As the real system does: reject the chat, then end the process at once.
