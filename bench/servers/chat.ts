@@ -6,13 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 // The built package, as it ships, by its own name.
-import {
-  createChatSystem,
-  createLogger,
-  loadChatConfig,
-  startChatService,
-  type ChatSystem,
-} from 'emotion-hub';
+import { createChatSystem, createLogger, loadChatConfig, startChatService, type ChatSystem } from 'emotion-hub';
 import { memoryAfterGc, reportListening } from '../lib/child.js';
 import { standInBaseUrl } from '../lib/openai-stand-in.js';
 

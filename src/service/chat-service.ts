@@ -73,7 +73,6 @@ function startError(message: string, error: unknown): ServiceStartError {
   return new ServiceStartError(`${message} (${(error as Error).message})`, { cause: error });
 }
 
-
 /**
  * The composition root: one bus (stamped by the clock), the event log when configured, the adapters
  * `adapters(config)` picks (in process when told, a replica's on Redis with `REDIS_URL`, else the
