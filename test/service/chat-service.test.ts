@@ -63,6 +63,40 @@ t.test('close is graceful and happens once: server, then system, then bus', asyn
   t.throws(() => service.bus.publish({ type: 'status.requested', correlationId: 'x' }), { name: 'BusClosedError' });
 });
 
+t.test('close stops the system while the adapters it was given are open, then closes them', async (t) => {
+  const { record, createSystem } = fakeFactory();
+  const drift = {
+    kind: 'drift',
+    deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 },
+    at: '2026-11-26T08:00:00.000Z',
+  } as const;
+  const ledgerOpenAtStop: boolean[] = [];
+  const factory = (deps: SystemServices) => {
+    const system = createSystem(deps);
+    return {
+      start: system.start,
+      stop: async () => {
+        ledgerOpenAtStop.push(
+          await deps.ledger.append(drift).then(
+            () => true,
+            () => false,
+          ),
+        );
+        await system.stop();
+      },
+    };
+  };
+  const service = await startChatService({
+    config: loadChatConfig({ PORT: '0' }),
+    logger: quietLogger(),
+    createSystem: factory,
+    inProcess: true,
+  });
+  await service.close();
+  t.same(ledgerOpenAtStop, [true], 'the ledger took a change while the system stopped');
+  await t.rejects(record.deps!.ledger.append(drift), { name: 'MoodLedgerClosedError' }, 'then it was closed');
+});
+
 t.test('with EVENT_LOG every bus event lands in the file', async (t) => {
   const dir = tempDir(t);
   const file = join(dir, 'events.jsonl');
