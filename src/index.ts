@@ -10,7 +10,9 @@ export * from './emotions/schemas.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';
 export { createLogger, isDebugEnabled, REDACTED_PATHS, type Logger, type LoggerOptions } from './runtime/logger.js';
-export { createChatSystem, type ChatSystem, type ChatSystemDeps } from './system/chat-system.js';
+export { createChatSystem, type ChatSystem } from './system/chat-system.js';
+export { adapters, type Adapters, type AdaptersDeps, type AdapterMode, type SystemAdapters } from './adapters/adapters.js';
+export { inProcessAdapters, type InProcessAdapters } from './adapters/in-process-adapters.js';
 export { createSystemMachine, phaseOf, type SystemServices } from './actors/system-machine.js';
 export { machineJson, type MachineJson } from './system/machine-json.js';
 export {

@@ -6,16 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 // The built package, as it ships, by its own name.
-import {
-  createChatSystem,
-  createLogger,
-  LocalMoodLedger,
-  loadChatConfig,
-  MemoryConversationStore,
-  startChatService,
-  systemClock,
-  type ChatSystem,
-} from 'emotion-hub';
+import { createChatSystem, createLogger, loadChatConfig, startChatService, type ChatSystem } from 'emotion-hub';
 import { memoryAfterGc, reportListening } from '../lib/child.js';
 import { standInBaseUrl } from '../lib/openai-stand-in.js';
 
@@ -32,22 +23,10 @@ const config = loadChatConfig({
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;
-const inMemory =
-  process.env.BENCH_STORE === 'memory'
-    ? {
-        ledger: new LocalMoodLedger(),
-        conversations: new MemoryConversationStore({
-          maxSessions: config.maxSessions,
-          idleMs: config.sessionIdleMs,
-          maxBytes: config.maxSessionBytes,
-          clock: systemClock,
-        }),
-      }
-    : {};
 const service = await startChatService({
   config,
   logger,
-  ...inMemory,
+  inProcess: process.env.BENCH_STORE === 'memory',
   createSystem: (deps) => (system = createChatSystem(deps)),
 });
 const phase = await system?.settled();

@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import { assign, fromPromise, setup, spawnChild, stopChild } from 'xstate';
+import { assign, fromPromise, setup, spawnChild, stopChild, type InspectionEvent, type Observer } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ComponentName, SystemPhase } from '../bus/events.js';
 import type { ChatConfig, ProviderConfig } from '../config/chat-config.js';
@@ -24,8 +24,9 @@ import { persistenceActor, requestFlush } from './persistence-actor.js';
 import { loadMemoryStore, probeSentimentAnalyzer, validateKey, type MemoryStore } from './startup.js';
 
 /**
- * The services the system machine's actions, guards and actors use; everything with a side effect is
- * injected. They are captured by the implementations, never put in the context.
+ * What the actor system is built from (`createChatSystem`, and this machine's actions, guards and
+ * actors): everything with a side effect is injected, the adapters as `adapters()` picked them.
+ * They are captured by the implementations, never put in the context.
  */
 export interface SystemServices {
   readonly bus: Bus;
@@ -48,6 +49,8 @@ export interface SystemServices {
   readonly driftLease: DriftLease;
   /** The message appraisal's weights; defaults to the shipped ones (models/appraisal.json). */
   readonly loadAppraisalModel?: () => Promise<AppraisalModel>;
+  /** XState inspection of the whole system; default from `XSTATE_INSPECT` (src/system/inspect.ts), off when unset. */
+  readonly inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 }
 
 /** Plain data only (what the inspector and a snapshot show): the services are not in it. */

@@ -56,7 +56,7 @@ export interface AppOptions {
   readonly sessionSecret?: string;
   /** Blanks the secrets out of an error body (a path or a message may quote one). */
   readonly redact?: (text: string) => string;
-  /** Where streamed turns are kept for a page that comes back: in-process by default, a replica's on Redis. Closed with the app. */
+  /** Where streamed turns are kept for a page that comes back: a replica's on Redis, closed by its owner; by default the app's own, in process, closed with it. */
   readonly turns?: TurnLog;
 }
 
@@ -105,9 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       values: { maxMessageLength: config.maxMessageLength, pollIntervalMs: options.pollIntervalMs ?? POLL_INTERVAL_MS },
     });
 
-  const turns = options.turns ?? new MemoryTurnLog();
+  const turns = options.turns ?? ownTurnLog(app);
   const feed = new VisitorFeed();
-  app.addHook('onClose', async () => turns.close());
 
   const frameAncestors = config.frameAncestors ?? [];
   // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
@@ -135,4 +134,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(moodRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
   return app;
+}
+
+/** A turn log in this process, the app's own: closed with it. */
+function ownTurnLog(app: FastifyInstance): TurnLog {
+  const turns = new MemoryTurnLog();
+  app.addHook('onClose', async () => turns.close());
+  return turns;
 }

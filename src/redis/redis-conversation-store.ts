@@ -188,6 +188,6 @@ export class RedisConversationStore implements ConversationStore {
     }
   }
 
-  /** The client belongs to the composition root, which closes it after every adapter. */
+  /** The client belongs to the replica's adapters (src/adapters/), which quit it after every adapter. */
   async close(): Promise<void> {}
 }

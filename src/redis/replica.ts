@@ -18,11 +18,11 @@ export interface Replica {
   readonly ledger: RedisMoodLedger;
   readonly conversations: RedisConversationStore;
   readonly driftLease: RedisDriftLease;
-  /** The streamed turns, readable from every replica; closed with the HTTP app. */
+  /** The streamed turns, readable from every replica. */
   readonly turns: RedisTurnLog;
   /** The session secret the replicas share (the first one to ask stores its candidate). */
   readonly sharedSessionSecret: SharedSecret;
-  /** Closes the connection the adapters share; after the system has closed the adapters. */
+  /** Quits the command connection the adapters share: after every adapter has closed (see src/adapters/). */
   close(): Promise<void>;
 }
 
@@ -67,7 +67,6 @@ export async function joinReplicas(options: JoinOptions): Promise<Replica> {
         return (await client.get(keys.sessionSecret)) ?? candidate;
       },
       close: async () => {
-        await turns.close();
         await client.quit().catch(() => client.disconnect());
       },
     };

@@ -1,39 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatSystem, ChatSystemDeps } from '../system/chat-system.js';
+import type { SystemServices } from '../actors/system-machine.js';
+import type { ChatSystem } from '../system/chat-system.js';
+import { adapters, type Adapters, type SystemAdapters } from '../adapters/adapters.js';
 import { Bus } from '../bus/bus.js';
 import { EventLog } from '../bus/event-log.js';
 import type { ChatConfig } from '../config/chat-config.js';
 import { buildApp, type AppOptions } from '../http/app.js';
 import { systemClock, type Clock } from '../runtime/clock.js';
-import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import type { Logger } from '../runtime/logger.js';
-import type { Replica } from '../redis/replica.js';
 import { Redactor } from '../runtime/secrets.js';
-import type { EmbeddedStore } from '../embedded/embedded-store.js';
-import { sessionBoundsOf } from '../conversations/session-bounds.js';
-import type { ConversationStore } from '../conversations/conversation-store.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 import { loadSessionSecret } from '../config/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
-import { probeStoreFile } from '../embedded/store-probe.js';
-import { loadEmotionsFile } from '../persistence/emotions-file.js';
 import { takeHandedConnections, type HandedConnections } from './handed-connections.js';
 import { narrateChats } from './chat-narrator.js';
 import { announceReady } from './ready-announcer.js';
 import { startupWarnings } from './startup-warnings.js';
 
-/** What the service gives the actor system: `createChatSystem`'s deps, with the service's own exit. */
-export type SystemDeps = Pick<
-  ChatSystemDeps,
-  'bus' | 'config' | 'clock' | 'random' | 'logger' | 'ledger' | 'conversations' | 'driftLease'
-> & {
-  readonly exit: (code: number) => void;
-};
-
 /** All the service needs of the actor system: it answers on the bus once started, and stops with a flush. */
 export type RunnableSystem = Pick<ChatSystem, 'start' | 'stop'>;
 
-export type SystemFactory = (deps: SystemDeps) => RunnableSystem;
+/** Builds the actor system from what the service gives it: the bus, the config, the service's exit and the adapters. */
+export type SystemFactory = (deps: SystemServices) => RunnableSystem;
 
 export interface ChatServiceOptions {
   readonly config: ChatConfig;
@@ -47,10 +35,8 @@ export interface ChatServiceOptions {
   /** How long in-flight responses may take to go out before an exit. */
   readonly exitGraceMs?: number;
   readonly app?: Pick<AppOptions, 'timeouts' | 'pollIntervalMs' | 'clientTimeoutMs'>;
-  /** The mood ledger, chosen here: default in-process (`createChatSystem`'s); a shared one makes this process a replica. */
-  readonly ledger?: MoodLedger;
-  /** The visitors' conversations: default in-process (`createChatSystem`'s). */
-  readonly conversations?: ConversationStore;
+  /** Keep the mood and the conversations in this process only, with no database and no Redis (the bench's in-memory run). */
+  readonly inProcess?: boolean;
   /** The secrets blanked out of the event log and error bodies; defaults to those of `process.env`. */
   readonly redactor?: Redactor;
   /** Under `hub serve --supervise`: the supervisor holds the port and hands each connection over (no listen here). */
@@ -83,67 +69,16 @@ async function openEventLog(bus: Bus, file: string, redactor: Redactor): Promise
   return log;
 }
 
-/**
- * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations
- * and drift lease replace the in-process ones. Loaded only then, so one process alone needs no Redis client.
- */
-async function joinReplicasOf(config: ChatConfig, logger: Logger, clock: Clock): Promise<Replica | undefined> {
-  if (config.redis === undefined) return undefined;
-  const { joinReplicas } = await import('../redis/replica.js');
-  try {
-    return await joinReplicas({ redis: config.redis, config, logger, clock });
-  } catch (error) {
-    throw new ServiceStartError(`REDIS_URL: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-/**
- * One process alone keeps its mood and conversations in the embedded database beside the emotions
- * file (lmdb, loaded only then), unless the caller gave its own ledger or store. Its file is probed
- * first: lmdb trusts what it maps, and a damaged file would crash or spin the process instead of
- * failing. An empty store beside an emotions file with a saved mood means conversations were lost
- * (the store deleted or replaced): said once, at `warn`.
- */
-async function openEmbeddedOf(config: ChatConfig, clock: Clock, logger: Logger): Promise<EmbeddedStore> {
-  const { embeddedStorePath, openEmbeddedStore } = await import('../embedded/embedded-store.js');
-  const path = embeddedStorePath(config.emotionsFile);
-  let problem: string | undefined;
-  try {
-    problem = await probeStoreFile(path);
-  } catch (error) {
-    throw startError(`cannot open the conversation store ${path}`, error);
-  }
-  if (problem !== undefined)
-    throw new ServiceStartError(
-      `the conversation store ${path} is damaged: ${problem}. Move it away (mv ${path} ${path}.damaged) and start again: ` +
-        `the mood in ${config.emotionsFile} is kept, the conversations in the damaged store are not`,
-    );
-  let store: EmbeddedStore;
-  try {
-    store = openEmbeddedStore(config.emotionsFile, sessionBoundsOf(config, clock));
-  } catch (error) {
-    throw startError(`cannot open the conversation store ${path}`, error);
-  }
-  if (store.ledger.held === undefined) {
-    const saved = await loadEmotionsFile(config.emotionsFile).catch(() => undefined);
-    if (saved !== undefined)
-      logger.warn(
-        { store: path, emotionsFile: config.emotionsFile, savedAt: saved.lastUpdated },
-        'the conversation store is empty while the emotions file holds a saved mood: the conversations from before are not there (was the store deleted or replaced?)',
-      );
-  }
-  return store;
-}
-
 function startError(message: string, error: unknown): ServiceStartError {
   return new ServiceStartError(`${message} (${(error as Error).message})`, { cause: error });
 }
 
 /**
- * The composition root: one bus (stamped by the clock), the event log when
- * configured, the HTTP app and the actor system, with the in-process ledger and
- * conversation store, or the shared ones of a replica (`REDIS_URL`). The server
- * listens before the system is even loaded, so clients see `initializing` from the start.
+ * The composition root: one bus (stamped by the clock), the event log when configured, the adapters
+ * `adapters(config)` picks (in process when told, a replica's on Redis with `REDIS_URL`, else the
+ * embedded database), the HTTP app and the actor system. The server listens before the system is
+ * even loaded, so clients see `initializing` from the start. A failed start and close() end in the
+ * same teardown.
  */
 export async function startChatService(options: ChatServiceOptions): Promise<ChatService> {
   const { config, logger } = options;
@@ -151,14 +86,39 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   const exitProcess = options.exit ?? ((code: number) => process.exit(code));
   const bus = new Bus({ clock });
   const redactor = options.redactor ?? Redactor.fromEnv(process.env);
-  const eventLog = config.eventLog === undefined ? undefined : await openEventLog(bus, config.eventLog, redactor);
-  let replica: Replica | undefined;
-  try {
-    replica = await joinReplicasOf(config, logger, clock);
-  } catch (error) {
-    await eventLog?.close();
+
+  // What has started so far, stopped in the one safe order: the server first (no new requests, those
+  // in flight answered), the system (drift, final write, actors), the adapters it used, the event
+  // log, the bus.
+  const started: { eventLog?: EventLog; adapters?: Adapters; app?: FastifyInstance; system?: RunnableSystem } = {};
+  const detached: (() => void)[] = [];
+  const teardown = async (): Promise<void> => {
+    for (const detach of detached.splice(0)) detach();
+    await started.app?.close();
+    await started.system?.stop();
+    await started.adapters?.close();
+    await started.eventLog?.close();
     bus.close();
-    throw error;
+  };
+  const abandon = async (failure: ServiceStartError): Promise<never> => {
+    await teardown();
+    throw failure;
+  };
+  /** The adapters' failures say what could not be opened. */
+  const adapterError = (error: unknown) => new ServiceStartError((error as Error).message, { cause: error });
+
+  if (config.eventLog !== undefined) {
+    try {
+      started.eventLog = await openEventLog(bus, config.eventLog, redactor);
+    } catch (error) {
+      return abandon(error as ServiceStartError);
+    }
+  }
+  let chosen: Adapters;
+  try {
+    chosen = started.adapters = await adapters(config, { clock, logger, inProcess: options.inProcess });
+  } catch (error) {
+    return abandon(adapterError(error));
   }
   let sessionSecret: string;
   const warnings = startupWarnings(config);
@@ -166,28 +126,25 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     const loaded = await loadSessionSecret({
       configured: config.sessionSecret,
       emotionsFile: config.emotionsFile,
-      shared: replica?.sharedSessionSecret,
+      shared: chosen.sharedSessionSecret,
     });
     sessionSecret = loaded.secret;
     if (loaded.replaced) logger.warn(loaded.replaced);
     if (loaded.notKept) warnings.push(`session ids will not outlive this process: ${loaded.notKept}; set SESSION_SECRET`);
   } catch (error) {
-    await replica?.close();
-    await eventLog?.close();
-    bus.close();
-    throw startError('SESSION_SECRET: cannot read the one the replicas share', error);
+    return abandon(startError('SESSION_SECRET: cannot read the one the replicas share', error));
   }
   redactor.add(sessionSecret);
-  const app = await buildApp({
+  const app = (started.app = await buildApp({
     bus,
     clock,
     logger,
     config,
     sessionSecret,
     redact: (text) => redactor.redact(text),
-    turns: replica?.turns,
+    turns: chosen.turns,
     ...options.app,
-  });
+  }));
 
   let exiting = false;
   /** From the exit, or the failure that leads to it: each response closes its connection. */
@@ -207,6 +164,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     closingConnections = true;
     if (handed) app.server.closeIdleConnections();
   });
+  detached.push(() => draining.unsubscribe());
   // The system calls this when it must end the process (a failed start, a
   // provider failure during a chat), once it has answered every chat in flight
   // and flushed the state: those answers go out (the server closes after its
@@ -224,27 +182,18 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
       .catch(() => undefined)
       .finally(() => {
         logger.info({ code }, 'the chat service exits');
-        eventLog?.flushSync();
+        started.eventLog?.flushSync();
         logger.flush();
         exitProcess(code);
       });
   };
 
-  // Listen first, then open the embedded store (lmdb's native module and files) and load the actor
-  // system (xstate, the providers' client, sentiment): a restart answers `initializing` within a
-  // fraction of a second instead of after every module has loaded (the `hub serve` start row of
-  // `npm run bench`). Only the system uses the store.
+  // Listen first, then open the system's adapters (the embedded store: lmdb's native module and
+  // files) and load the actor system (xstate, the providers' client, sentiment): a restart answers
+  // `initializing` within a fraction of a second instead of after every module has loaded (the
+  // `hub serve` start row of `npm run bench`).
   const closeLoadingDesk = openLoadingDesk(bus, () => clock.now());
-  let embedded: EmbeddedStore | undefined;
-  const abandon = async (failure: ServiceStartError): Promise<never> => {
-    closeLoadingDesk();
-    await app.close();
-    await replica?.close();
-    await embedded?.close();
-    await eventLog?.close();
-    bus.close();
-    throw failure;
-  };
+  detached.push(closeLoadingDesk);
   let address: string;
   try {
     if (options.handedConnections) {
@@ -255,12 +204,11 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   } catch (error) {
     return abandon(startError(`cannot listen on ${config.host}:${config.port}`, error));
   }
-  if (replica === undefined && options.ledger === undefined && options.conversations === undefined) {
-    try {
-      embedded = await openEmbeddedOf(config, clock, logger);
-    } catch (error) {
-      return abandon(error instanceof ServiceStartError ? error : startError('cannot load the conversation store', error));
-    }
+  let systemAdapters: SystemAdapters;
+  try {
+    systemAdapters = await chosen.forSystem();
+  } catch (error) {
+    return abandon(adapterError(error));
   }
   let createSystem: SystemFactory;
   try {
@@ -270,19 +218,18 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   }
   closeLoadingDesk();
   // Subscribed before the system starts: its first phase change is what the announcer waits for.
-  const stopAnnouncing = announceReady({ bus, logger, address, warnings });
+  detached.push(announceReady({ bus, logger, address, warnings }));
   const narration = narrateChats(bus, logger);
-  const system = createSystem({
+  detached.push(() => narration.unsubscribe());
+  const system = (started.system = createSystem({
     bus,
     config,
     clock,
     random: options.random ?? systemRandom,
     logger,
     exit,
-    ledger: options.ledger ?? replica?.ledger ?? embedded?.ledger,
-    conversations: options.conversations ?? replica?.conversations ?? embedded?.conversations,
-    driftLease: replica?.driftLease,
-  });
+    ...systemAdapters,
+  }));
   system.start();
 
   let closing: Promise<void> | undefined;
@@ -290,20 +237,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     address,
     bus,
     app,
-    adoptPredecessorWrites: () => embedded?.conversations.adoptDisk(),
-    close() {
-      closing ??= (async () => {
-        draining.unsubscribe();
-        stopAnnouncing();
-        narration.unsubscribe();
-        await app.close();
-        await system.stop();
-        await replica?.close();
-        await embedded?.close();
-        await eventLog?.close();
-        bus.close();
-      })();
-      return closing;
-    },
+    adoptPredecessorWrites: () => chosen.adoptPredecessorWrites(),
+    close: () => (closing ??= teardown()),
   };
 }

@@ -24,7 +24,7 @@ export {
   type ChatService,
   type ChatServiceOptions,
   type RunnableSystem,
-  type SystemDeps,
   type SystemFactory,
 } from './chat-service.js';
+export type { SystemServices } from '../actors/system-machine.js';
 export { runChatService, type RunChatServiceOptions } from './run-chat-service.js';

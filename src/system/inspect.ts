@@ -1,7 +1,8 @@
-import type { InspectionEvent, MachineContext, Observer } from 'xstate';
+import type { InspectionEvent, MachineContext } from 'xstate';
+import type { SystemServices } from '../actors/system-machine.js';
 import type { Logger } from '../runtime/logger.js';
 
-export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+export type Inspect = NonNullable<SystemServices['inspect']>;
 
 /** An inspector and how to let go of it (a WebSocket one would otherwise keep the process alive). */
 export interface Inspection {

@@ -8,7 +8,8 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { writeEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import { ServiceStartError, startChatService, type SystemDeps } from '../../src/service/chat-service.js';
+import type { SystemServices } from '../../src/actors/system-machine.js';
+import { ServiceStartError, startChatService } from '../../src/service/chat-service.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { FakeSystem } from '../support/fake-system.js';
 import { freePort } from '../../testkit/free-port.js';
@@ -23,8 +24,8 @@ const quietLogger = () => createLogger({ debug: false, destination: new PassThro
 
 /** The fake system behind the service's factory, recording what the service did with it. */
 function fakeFactory() {
-  const record = { started: 0, stopped: 0, deps: undefined as SystemDeps | undefined, fake: undefined as FakeSystem | undefined };
-  const createSystem = (deps: SystemDeps) => {
+  const record = { started: 0, stopped: 0, deps: undefined as SystemServices | undefined, fake: undefined as FakeSystem | undefined };
+  const createSystem = (deps: SystemServices) => {
     record.deps = deps;
     record.fake = new FakeSystem(deps.bus);
     return {
@@ -60,6 +61,42 @@ t.test('close is graceful and happens once: server, then system, then bus', asyn
   t.equal(record.stopped, 1);
   await t.rejects(fetch(`${service.address}/health`), 'the server no longer listens');
   t.throws(() => service.bus.publish({ type: 'status.requested', correlationId: 'x' }), { name: 'BusClosedError' });
+});
+
+t.test('close stops the system while the adapters it was given are open, then closes them', async (t) => {
+  const { record, createSystem } = fakeFactory();
+  const drift = {
+    kind: 'drift',
+    deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 },
+    at: '2026-11-26T08:00:00.000Z',
+  } as const;
+  const ledgerOpenAtStop: boolean[] = [];
+  const factory = (deps: SystemServices) => {
+    const system = createSystem(deps);
+    // What the real system's memory store tells the ledger at start; the fake loads nothing.
+    deps.ledger.startFrom(defaultState(drift.at));
+    return {
+      start: system.start,
+      stop: async () => {
+        ledgerOpenAtStop.push(
+          await deps.ledger.append(drift).then(
+            () => true,
+            () => false,
+          ),
+        );
+        await system.stop();
+      },
+    };
+  };
+  const service = await startChatService({
+    config: loadChatConfig({ PORT: '0' }),
+    logger: quietLogger(),
+    createSystem: factory,
+    inProcess: true,
+  });
+  await service.close();
+  t.same(ledgerOpenAtStop, [true], 'the ledger took a change while the system stopped');
+  await t.rejects(record.deps!.ledger.append(drift), { name: 'MoodLedgerClosedError' }, 'then it was closed');
 });
 
 t.test('with EVENT_LOG every bus event lands in the file', async (t) => {
@@ -128,7 +165,7 @@ t.test('when the system exits, the pending reply goes out, then the event log is
   const dir = tempDir(t);
   const file = join(dir, 'events.jsonl');
   const { record, createSystem } = fakeFactory();
-  const factory = (deps: SystemDeps) => {
+  const factory = (deps: SystemServices) => {
     const system = createSystem(deps);
     record.fake!.chatBehaviour = { kind: 'reject', reason: 'provider_failed', error: 'provider said 500' };
     // As the real system does: reject the chat, then end the process at once.

@@ -8,7 +8,7 @@ import { Bus } from '../../src/bus/bus.js';
 import type { BusEvent, MoodChanged } from '../../src/bus/events.js';
 import { DEFAULT_MODEL, loadChatConfig } from '../../src/config/chat-config.js';
 import { buildApp } from '../../src/http/app.js';
-import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
+import { inProcessAdapters } from '../../src/adapters/in-process-adapters.js';
 import type { MoodLedger } from '../../src/mood-ledger/mood-ledger.js';
 import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { fixedClock } from '../../src/runtime/clock.js';
@@ -23,7 +23,7 @@ export interface Harness {
   readonly bus: Bus;
   readonly file: string;
   readonly events: BusEvent[];
-  /** The mood ledger the system was given (in-process unless the caller passed one). */
+  /** The mood ledger the system was given (the in-process one unless the caller passed one). */
   readonly ledger: MoodLedger;
   readonly logs: Record<string, unknown>[];
   readonly exits: number[];
@@ -38,7 +38,7 @@ export interface HarnessOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Whether debug lines are captured (default true); false for tests that send thousands of requests. */
   readonly debug?: boolean;
-  /** The mood ledger (default: a new in-process one); tests pass one that refuses or delivers late. */
+  /** The mood ledger (default: the in-process adapters' own); tests pass one that refuses or delivers late. */
   readonly ledger?: MoodLedger;
   /** The visitors' conversations (default: the in-process store); tests pass one that fails. */
   readonly conversations?: ConversationStore;
@@ -57,7 +57,7 @@ export function harness(
   t: Test,
   env: Record<string, string> = {},
   dir: string = t.testdir(),
-  { fetch, debug = true, ledger = new LocalMoodLedger(), conversations, dialogueRetries = 0, appraisalModel }: HarnessOptions = {},
+  { fetch, debug = true, ledger: givenLedger, conversations, dialogueRetries = 0, appraisalModel }: HarnessOptions = {},
 ): Harness {
   const clock = fixedClock(START);
   const bus = new Bus({ clock });
@@ -70,9 +70,12 @@ export function harness(
   const exited = new Promise<number>((resolve) => (onExit = resolve));
   const scheduler = new VirtualTimeScheduler(VirtualAction, 0);
   const file = join(dir, 'emotions.json');
+  const config = loadChatConfig({ EMOTIONS_FILE: file, LLM_BASE_URL: BASE_URL, LLM_TIMEOUT_MS: '5000', ...env });
+  const local = inProcessAdapters(config, { clock, logger });
+  const ledger = givenLedger ?? local.system.ledger;
   const system = createChatSystem({
     bus,
-    config: loadChatConfig({ EMOTIONS_FILE: file, LLM_BASE_URL: BASE_URL, LLM_TIMEOUT_MS: '5000', ...env }),
+    config,
     clock,
     random: seededRandom(42),
     logger,
@@ -84,11 +87,16 @@ export function harness(
     dialogueRetries,
     ...(fetch ? { fetch } : {}),
     inspect: () => undefined,
+    ...local.system,
     ledger,
     ...(conversations ? { conversations } : {}),
     ...(appraisalModel ? { loadAppraisalModel: async () => appraisalModel } : {}),
   });
-  t.teardown(() => system.stop());
+  // As the composition root does: the adapters close once the system has stopped.
+  t.teardown(async () => {
+    await system.stop();
+    await local.close();
+  });
   let now = 0;
   return {
     system,

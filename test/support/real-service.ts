@@ -5,7 +5,8 @@ import { createChatSystem } from '../../src/system/chat-system.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { startChatService, type ChatService, type ChatServiceOptions, type SystemDeps } from '../../src/service/chat-service.js';
+import type { SystemServices } from '../../src/actors/system-machine.js';
+import { startChatService, type ChatService, type ChatServiceOptions } from '../../src/service/chat-service.js';
 import { BASE_URL } from './chat-system-harness.js';
 import { eventually } from '../../testkit/eventually.js';
 
@@ -55,7 +56,7 @@ export async function startRealService(t: Test, env: Record<string, string>, app
       ...env,
     }),
     logger: createLogger({ debug: true, destination: { write: (line: string) => void logs.push(JSON.parse(line)) } }),
-    createSystem: (deps: SystemDeps) => createChatSystem({ ...deps, dialogueRetries: 0, inspect: () => undefined }),
+    createSystem: (deps: SystemServices) => createChatSystem({ ...deps, dialogueRetries: 0, inspect: () => undefined }),
     random: seededRandom(7),
     exit: (code) => {
       exits.push(code);

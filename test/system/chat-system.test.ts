@@ -343,15 +343,19 @@ t.test('a bug inside the machine is a failure like any other: one fatal line, ex
       if (msg === 'chat system keyMissing') throw new Error('action blew up');
     },
   });
+  const { inProcessAdapters } = await import('../../src/adapters/in-process-adapters.js');
   const exits: number[] = [];
+  const config = loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json') });
+  const clock = fixedClock(START);
   const system = createChatSystem({
     bus: new Bus(),
-    config: loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json') }),
-    clock: fixedClock(START),
+    config,
+    clock,
     random: () => 0.5,
     logger: broken,
     exit: (code) => exits.push(code),
     inspect: () => undefined,
+    ...inProcessAdapters(config, { clock, logger }).system,
   });
   system.start();
   t.equal(await system.settled(), 'failed');
