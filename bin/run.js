@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { serveWithoutOclif } from '../dist/cli/serve/serve-fast-path.js';
+import { serveWithoutOclif } from '../dist/cli/start/serve-fast-path.js';
 
 if (!(await serveWithoutOclif(process.argv.slice(2)))) {
   // The `execute` entry alone, not the whole of @oclif/core: `hub` starts faster.

@@ -6,6 +6,7 @@ import { processTerminal, type Terminal } from './terminal.js';
 /** What the commands take from the outside world; tests swap it to run commands in-process. */
 export interface CliRuntime {
   readonly env: NodeJS.ProcessEnv;
+  /** Every outside call's fetch; tests inject one (hub calls default to nodeFetch, the global fetch otherwise). */
   readonly fetch?: typeof fetch | undefined;
   readonly terminal: Terminal;
 }

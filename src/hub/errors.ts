@@ -33,12 +33,12 @@ export class HubConnectionError extends Error {
   override readonly name: string = 'HubConnectionError';
 }
 
-/** `HF_HUB_OFFLINE` is set: no request is sent (huggingface_hub's `OfflineModeIsEnabled`). */
+/** The `hub` CLI under `HF_HUB_OFFLINE`: no request is sent (huggingface_hub's `OfflineModeIsEnabled`). */
 export class HubOfflineError extends HubConnectionError {
   override readonly name = 'HubOfflineError';
 }
 
-/** The client is not set up to talk to the hub: no token, or an unusable `HF_ENDPOINT`. */
+/** The client is not set up to talk to the hub: no token, or a hub URL (`hubUrl`, the CLI's `HF_ENDPOINT`) that is not http(s). */
 export class HubConfigError extends Error {
   override readonly name = 'HubConfigError';
 }

@@ -1,4 +1,5 @@
-// The hub webhooks client: one hub call per file, all re-exported from the package entry.
+// The hub webhooks client: one hub call per file, all re-exported from the package entry. Every call
+// takes its token, hub URL and fetch from its caller (HubOptions): nothing here reads the environment.
 export { createWebhook } from './create-webhook.js';
 export { listWebhooks } from './list-webhooks.js';
 export { getWebhook } from './get-webhook.js';
@@ -7,9 +8,6 @@ export { enableWebhook } from './enable-webhook.js';
 export { disableWebhook } from './disable-webhook.js';
 export { deleteWebhook } from './delete-webhook.js';
 export { HubApiError, HubConfigError, HubConnectionError, HubOfflineError, WebhookInputError } from './errors.js';
-export { DEFAULT_ENDPOINT, resolveEndpoint } from './endpoint.js';
-export { resolveToken, tokenFilePath } from './token.js';
-export { hubUserAgent } from './user-agent.js';
 export type { HubOptions } from './hub-options.js';
 export type { WithWebhookId } from './webhook-id.js';
 export type { CreateWebhookInput, UpdateWebhookInput } from './webhook-input.js';

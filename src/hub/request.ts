@@ -1,12 +1,10 @@
 import { withoutCredentials } from '../runtime/url-credentials.js';
-import { resolveEndpoint } from './endpoint.js';
-import { isOffline } from './env-flag.js';
-import { HubApiError, HubConnectionError, HubOfflineError } from './errors.js';
+import { cleanToken } from './access-token.js';
+import { HubApiError, HubConfigError, HubConnectionError } from './errors.js';
 import { requestIdOf, serverMessageOf } from './error-response.js';
-import type { HubOptions } from './hub-options.js';
-import { resolveToken } from './token.js';
+import type { HubFetch, HubFetchResponse, HubOptions } from './hub-options.js';
+import { DEFAULT_HUB_URL, hubBaseUrl } from './hub-url.js';
 import { hubUserAgent } from './user-agent.js';
-import { nodeTransport, type HubResponse, type HubTransportRequest } from './node-transport.js';
 
 export interface HubRequest {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -15,23 +13,22 @@ export interface HubRequest {
   readonly body?: unknown;
 }
 
+const NO_TOKEN =
+  'No access token: pass `accessToken`, a User Access Token from https://huggingface.co/settings/tokens ' +
+  '(the library reads no environment variable and no token file; the `hub` CLI finds HF_TOKEN and the token file itself).';
+
 /**
- * Sends the request; `url` is the address as messages show it: without the userinfo an
- * `HF_ENDPOINT` may carry for a proxy (the request itself still sends it).
+ * Sends the request; `url` is the address as messages show it: without the userinfo a hub URL may
+ * carry for a proxy (the request itself still sends it).
  */
-async function send(request: HubRequest, options: HubOptions): Promise<{ response: HubResponse; url: string; token: string }> {
-  const env = options.env ?? process.env;
-  const target = `${resolveEndpoint(options.endpoint, env)}${request.path}`;
+async function send(request: HubRequest, options: HubOptions): Promise<{ response: HubFetchResponse; url: string; token: string }> {
+  const target = `${hubBaseUrl(options.hubUrl ?? DEFAULT_HUB_URL, 'The `hubUrl` option')}${request.path}`;
   const url = withoutCredentials(target);
-  if (isOffline(env)) {
-    throw new HubOfflineError(
-      `Cannot reach ${url}: offline mode is enabled. To disable it, unset the HF_HUB_OFFLINE environment variable.`,
-    );
-  }
-  const token = await resolveToken(options.token, env);
+  const token = cleanToken(options.accessToken) ?? cleanToken(options.token);
+  if (token === undefined) throw new HubConfigError(NO_TOKEN);
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': hubUserAgent() };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  const doFetch: (url: string, init: HubTransportRequest) => Promise<HubResponse> = options.fetch ?? nodeTransport;
+  const doFetch: HubFetch = options.fetch ?? globalThis.fetch;
   try {
     const response = await doFetch(target, {
       method: request.method,
@@ -47,7 +44,7 @@ async function send(request: HubRequest, options: HubOptions): Promise<{ respons
   }
 }
 
-async function text(response: HubResponse, url: string): Promise<string> {
+async function text(response: HubFetchResponse, url: string): Promise<string> {
   try {
     return await response.text();
   } catch (error) {

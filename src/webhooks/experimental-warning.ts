@@ -1,4 +1,4 @@
-import { isTrue } from '../hub/env-flag.js';
+import { isTrue } from '../runtime/env-flag.js';
 
 let warned = false;
 

@@ -25,7 +25,7 @@ const QUIET = { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' };
 async function fakeHub(t: Test) {
   const hub = await startFakeHub({ token: TOKEN });
   t.teardown(() => hub.close());
-  return { hub, options: { token: TOKEN, endpoint: hub.url, env: {} } };
+  return { hub, options: { accessToken: TOKEN, hubUrl: hub.url } };
 }
 
 t.test('the package entry holds every specified operation and the receiving server', (t) => {

@@ -14,8 +14,8 @@ export const jobWebhookJson = fixture('job-webhook.json');
 
 export const HUB = 'https://huggingface.co';
 export const TOKEN = 'hf_testTokenAbcdefghijklmnop';
-/** Options that never read the developer's real token or endpoint. */
-export const hubOptions = { token: TOKEN, env: {} };
+/** What every library call takes from its caller: the token (the hub URL defaults to HUB). */
+export const hubOptions = { accessToken: TOKEN };
 
 /** nock for a whole test file: no real network, mocks and oclif's exit status reset after each test. */
 export function useNock(t: Test): void {

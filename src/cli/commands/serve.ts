@@ -2,7 +2,7 @@ import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import { ServeError, serve } from '../serve/serve.js';
 
-// `bin/run.js` runs a plain `hub serve` without oclif (src/cli/serve/serve-fast-path.ts); this
+// `bin/run.js` runs a plain `hub serve` without oclif (src/cli/start/serve-fast-path.ts); this
 // command serves the rest: help, and flags written in any form oclif accepts.
 export default class Serve extends Command {
   static override description =

@@ -5,7 +5,13 @@ import { runChatService } from '../../service/run-chat-service.js';
 import { runSupervisor } from '../../supervisor/run-supervisor.js';
 import { standBy } from '../../supervisor/standby.js';
 import { DeskListenError } from '../../supervisor/connection-desk.js';
-import type { ServeFlags } from './serve-flags.js';
+
+/** The flags of `hub serve`, all boolean (see `src/cli/commands/serve.ts` for what each does). */
+export interface ServeFlags {
+  readonly supervise: boolean;
+  readonly supervised: boolean;
+  readonly standby: boolean;
+}
 
 /** A start that failed for a reason the user can fix; its message is already redacted. */
 export class ServeError extends Error {

@@ -1,5 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { createWebhook } from '../../../hub/create-webhook.js';
+import { createWebhookBody } from '../../../hub/webhook-input.js';
 import type { WebhookDomain } from '../../../hub/types.js';
 import { HubCommand } from '../../hub-command.js';
 import { parseWatch, requiredWatchFlag, targetOf, webhookFlags } from '../../webhook-flags.js';
@@ -22,13 +23,15 @@ export default class WebhooksCreate extends HubCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { flags } = await this.parse(WebhooksCreate);
-    const webhook = await createWebhook({
+    const input = {
       ...targetOf(flags),
       watched: parseWatch(flags.watch),
       domains: flags.domain as WebhookDomain[] | undefined,
       secret: flags.secret,
-      ...this.hubOptions(flags.token),
-    });
+    };
+    // Checked before the token is looked up: bad input is a usage error (exit 2) with or without a token.
+    createWebhookBody(input);
+    const webhook = await createWebhook({ ...input, ...(await this.hubOptions(flags.token)) });
     this.log(`Created webhook ${webhook.id}`);
     return webhookJson(webhook);
   }

@@ -21,7 +21,7 @@ export default class WebhooksDelete extends HubCommand {
     const { args, flags } = await this.parse(WebhooksDelete);
     const id = args.webhookId;
     if (!flags.yes) await this.#confirm(id);
-    await deleteWebhook(id, this.hubOptions(flags.token));
+    await deleteWebhook(id, await this.hubOptions(flags.token));
     this.log(`Deleted webhook ${id}`);
     return { id, deleted: true };
   }

@@ -10,7 +10,7 @@ export default class WebhooksDisable extends HubCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WebhooksDisable);
-    const webhook = await disableWebhook(args.webhookId, this.hubOptions(flags.token));
+    const webhook = await disableWebhook(args.webhookId, await this.hubOptions(flags.token));
     this.log(`Disabled webhook ${webhook.id}`);
     return webhookJson(webhook);
   }

@@ -10,7 +10,7 @@ export default class WebhooksEnable extends HubCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WebhooksEnable);
-    const webhook = await enableWebhook(args.webhookId, this.hubOptions(flags.token));
+    const webhook = await enableWebhook(args.webhookId, await this.hubOptions(flags.token));
     this.log(`Enabled webhook ${webhook.id}`);
     return webhookJson(webhook);
   }

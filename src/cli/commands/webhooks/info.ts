@@ -17,7 +17,7 @@ export default class WebhooksInfo extends HubCommand {
 
   async run(): Promise<Record<string, unknown>> {
     const { args, flags } = await this.parse(WebhooksInfo);
-    const webhook = await getWebhook(args.webhookId, this.hubOptions(flags.token));
+    const webhook = await getWebhook(args.webhookId, await this.hubOptions(flags.token));
     this.log(webhookDetails(webhook, flags['show-secret']));
     return webhookJson(webhook, flags['show-secret']);
   }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import * as Flags from '@oclif/core/flags';
 import { createWebhook } from '../../../hub/create-webhook.js';
 import { deleteWebhook } from '../../../hub/delete-webhook.js';
-import { resolveEndpoint } from '../../../hub/endpoint.js';
 import { HubApiError } from '../../../hub/errors.js';
 import type { HubOptions } from '../../../hub/hub-options.js';
 import type { WebhookDomain } from '../../../hub/types.js';
@@ -85,8 +84,8 @@ export default class WebhooksListen extends HubCommand {
     const secret = randomBytes(24).toString('base64url');
     const act = this.#action(flags['forward-to'], flags.exec, secret);
     const publicUrl = this.#publicUrl(flags.tunnel, flags['public-url']);
-    const hub = this.hubOptions(flags.token);
-    const endpoint = resolveEndpoint(undefined, this.runtime.env);
+    const hub = await this.hubOptions(flags.token);
+    const endpoint = hub.hubUrl as string;
     const record = new ListenRecord(listenRecordPath(this.runtime.env));
     await this.#deleteLeftovers(record, endpoint, hub);
 

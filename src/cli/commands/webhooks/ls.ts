@@ -17,7 +17,7 @@ export default class WebhooksLs extends HubCommand {
 
   async run(): Promise<Record<string, unknown>[]> {
     const { flags } = await this.parse(WebhooksLs);
-    const webhooks = await listWebhooks(this.hubOptions(flags.token));
+    const webhooks = await listWebhooks(await this.hubOptions(flags.token));
     if (flags.quiet) for (const webhook of webhooks) this.log(webhook.id);
     else this.log(webhooks.length === 0 ? 'No webhooks.' : webhookTable(webhooks));
     return webhooks.map((webhook) => webhookJson(webhook));

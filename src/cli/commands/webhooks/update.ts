@@ -1,4 +1,5 @@
 import { updateWebhook } from '../../../hub/update-webhook.js';
+import { updateWebhookChanges } from '../../../hub/webhook-input.js';
 import type { WebhookDomain } from '../../../hub/types.js';
 import { CliError, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
@@ -20,14 +21,15 @@ export default class WebhooksUpdate extends HubCommand {
     if ([flags.url, flags.watch, flags.domain, flags.secret].every((value) => value === undefined)) {
       throw new CliError('Nothing to update: pass --url, --watch, --domain or --secret.', ExitCode.usage);
     }
-    const webhook = await updateWebhook({
-      webhookId: args.webhookId,
+    const changes = {
       url: flags.url,
       watched: flags.watch && parseWatch(flags.watch),
       domains: flags.domain as WebhookDomain[] | undefined,
       secret: flags.secret,
-      ...this.hubOptions(flags.token),
-    });
+    };
+    // Checked before the token is looked up: bad input is a usage error (exit 2) with or without a token.
+    updateWebhookChanges(changes);
+    const webhook = await updateWebhook(args.webhookId, { ...changes, ...(await this.hubOptions(flags.token)) });
     this.log(`Updated webhook ${webhook.id}`);
     return webhookJson(webhook);
   }

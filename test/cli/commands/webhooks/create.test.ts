@@ -1,5 +1,6 @@
 import nock from 'nock';
 import t from 'tap';
+import WebhooksUpdate from '../../../../src/cli/commands/webhooks/update.js';
 import WebhooksCreate from '../../../../src/cli/commands/webhooks/create.js';
 import { HUB, jobWebhookJson, TOKEN, urlWebhookJson, useNock, urlWebhookCreateBody } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
@@ -75,4 +76,14 @@ t.test('usage errors exit 2 and send nothing', async (t) => {
   const json = await runWebhooksCommand(WebhooksCreate, ['--watch', 'bad', '--url', 'https://e.x/h', '--json']);
   t.equal(json.exitCode, 2);
   t.match(JSON.parse(json.stdout), { error: { exitCode: 2, message: /Invalid --watch value "bad"/ } });
+});
+
+t.test('bad input is a usage error with or without a token: it is checked before the token is looked up', async (t) => {
+  const noToken = { env: { HOME: t.testdir({}) } };
+  const created = await runWebhooksCommand(WebhooksCreate, ['--url', 'not-a-url', '--watch', 'model:gpt2'], noToken);
+  t.equal(created.exitCode, 2);
+  t.match(created.stderr, /The webhook URL must be an http\(s\) URL/);
+  const updated = await runWebhooksCommand(WebhooksUpdate, ['abc', '--url', 'ftp://x'], noToken);
+  t.equal(updated.exitCode, 2);
+  t.match(updated.stderr, /The webhook URL must be an http\(s\) URL/);
 });

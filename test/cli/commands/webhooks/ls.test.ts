@@ -101,6 +101,16 @@ t.test('no token: exit 3 with how to provide one; the hub is unreachable: exit 5
   t.match(unreachable.stderr, /^Error: Cannot reach the hub at http:\/\/127.0.0.1:9\/api\/settings\/webhooks/);
   const badEndpoint = await runWebhooksCommand(WebhooksLs, [], { env: { HF_TOKEN: TOKEN, HF_ENDPOINT: 'huggingface.co' } });
   t.equal(badEndpoint.exitCode, 3);
+  t.match(badEndpoint.stderr, /^Error: HF_ENDPOINT must be an http\(s\) URL/);
+});
+
+t.test('HF_HUB_OFFLINE: exit 5 before any token lookup or request; the token never printed', async (t) => {
+  const offline = await runWebhooksCommand(WebhooksLs, [], { env: { HF_HUB_OFFLINE: '1', HOME: t.testdir({}) } });
+  t.equal(offline.exitCode, 5);
+  t.match(offline.stderr, /^Error: Cannot reach https:\/\/huggingface.co: offline mode is enabled\./);
+  const withToken = await runWebhooksCommand(WebhooksLs, ['--token', TOKEN], { env: { TRANSFORMERS_OFFLINE: 'yes' } });
+  t.equal(withToken.exitCode, 5);
+  t.notMatch(withToken.stderr, TOKEN);
 });
 
 t.test('an unknown flag is a usage error (exit 2)', async (t) => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { HubConfigError } from '../../src/hub/errors.js';
-import { resolveToken, tokenFilePath } from '../../src/hub/token.js';
+import { HubConfigError } from '../../../src/hub/errors.js';
+import { resolveToken, tokenFilePath } from '../../../src/cli/hub-access/token.js';
 
 t.test('order: explicit, HF_TOKEN, HUGGING_FACE_HUB_TOKEN, then the token file', async (t) => {
   const dir = t.testdir({ token: 'hf_fromFile\n' });

@@ -9,7 +9,7 @@ import { plainServeFlags } from './serve-flags.js';
 export async function serveWithoutOclif(argv: readonly string[]): Promise<boolean> {
   const flags = plainServeFlags(argv);
   if (flags === undefined) return false;
-  const { serve, ServeError } = await import('./serve.js');
+  const { serve, ServeError } = await import('../serve/serve.js');
   try {
     await serve(flags);
   } catch (error) {

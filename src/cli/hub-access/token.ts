@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { HubConfigError } from './errors.js';
-import { isTrue } from './env-flag.js';
+import { cleanToken as clean } from '../../hub/access-token.js';
+import { HubConfigError } from '../../hub/errors.js';
+import { isTrue } from '../../runtime/env-flag.js';
 
 /** `~` then `$VAR`/`${VAR}`, as Python's `expanduser` and `expandvars` do; an unknown variable stays as written. */
 export function expandPath(path: string, env: NodeJS.ProcessEnv): string {
@@ -19,12 +20,6 @@ export function tokenFilePath(env: NodeJS.ProcessEnv): string {
   if (env.HF_TOKEN_PATH) return expandPath(env.HF_TOKEN_PATH, env);
   const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   return join(expandPath(env.HF_HOME || join(cache, 'huggingface'), env), 'token');
-}
-
-/** Line breaks and surrounding blanks are never part of a token; an empty result means "none". */
-function clean(token: string | undefined): string | undefined {
-  const cleaned = token?.replace(/[\r\n]/g, '').trim();
-  return cleaned ? cleaned : undefined;
 }
 
 async function readTokenFile(path: string): Promise<string | undefined> {

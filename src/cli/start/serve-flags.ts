@@ -1,14 +1,10 @@
-/** The flags of `hub serve`, all boolean (see `src/cli/commands/serve.ts` for what each does). */
-export interface ServeFlags {
-  readonly supervise: boolean;
-  readonly supervised: boolean;
-  readonly standby: boolean;
-}
+import type { ServeFlags } from '../serve/serve.js';
 
 const FLAG_NAMES = { '--supervise': 'supervise', '--supervised': 'supervised', '--standby': 'standby' } as const;
 
 /**
- * The flags of a command line that is `serve` followed only by its own boolean flags, each at
+ * The second reading of `hub serve`'s flags, so that a plain `hub serve` skips oclif (serve-fast-path.ts):
+ * the flags of a command line that is `serve` followed only by its own boolean flags, each at
  * most once; anything else (help, a typo, another command) is `undefined`, left to oclif.
  */
 export function plainServeFlags(argv: readonly string[]): ServeFlags | undefined {

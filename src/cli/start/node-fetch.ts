@@ -1,22 +1,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { HubFetch, HubFetchResponse } from '../../hub/hub-options.js';
 
-/** What a hub call reads of an answer: a `fetch` Response has it, and so has nodeTransport's. */
-export interface HubResponse {
-  readonly status: number;
-  readonly ok: boolean;
-  readonly headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}
-
-export interface HubTransportRequest {
-  readonly method: string;
-  readonly headers: Record<string, string>;
-  readonly body?: string | undefined;
-  readonly signal?: AbortSignal | undefined;
-}
-
-function headerReader(message: IncomingMessage): HubResponse['headers'] {
+function headerReader(message: IncomingMessage): HubFetchResponse['headers'] {
   return {
     get(name) {
       const value = message.headers[name.toLowerCase()];
@@ -26,13 +12,13 @@ function headerReader(message: IncomingMessage): HubResponse['headers'] {
 }
 
 /**
- * The default transport: node:http(s). Node's global fetch loads and compiles undici at its first
- * call, which weighs more than everything else `hub webhooks ls` does; `fetch` stays injectable.
+ * The fetch the CLI hands the hub calls: node:http(s). Node's global fetch loads and compiles undici
+ * at its first call, which weighs more than everything else `hub webhooks ls` does (docs/performance.md).
  */
-export function nodeTransport(url: string, init: HubTransportRequest): Promise<HubResponse> {
+export const nodeFetch: HubFetch = (url, init) => {
   // Looked up at each call, on the module objects: interceptors (nock in the tests) replace them there.
   const send = url.startsWith('https:') ? https.request : http.request;
-  return new Promise((resolve, reject) => {
+  return new Promise<HubFetchResponse>((resolve, reject) => {
     const outgoing = send(url, { method: init.method, headers: init.headers, signal: init.signal }, (message) => {
       const chunks: Buffer[] = [];
       const body = new Promise<string>((resolveBody, rejectBody) => {
@@ -49,4 +35,4 @@ export function nodeTransport(url: string, init: HubTransportRequest): Promise<H
     outgoing.on('error', reject);
     outgoing.end(init.body);
   });
-}
+};

@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import t from 'tap';
-import Serve from '../../src/cli/commands/serve.js';
-import { serveWithoutOclif } from '../../src/cli/serve/serve-fast-path.js';
-import { plainServeFlags } from '../../src/cli/serve/serve-flags.js';
-import { ROOT, runBuiltCli } from '../support/built-cli.js';
-import { settledOver } from '../support/served-cli.js';
+import Serve from '../../../src/cli/commands/serve.js';
+import { serveWithoutOclif } from '../../../src/cli/start/serve-fast-path.js';
+import { plainServeFlags } from '../../../src/cli/start/serve-flags.js';
+import { ROOT, runBuiltCli } from '../../support/built-cli.js';
+import { settledOver } from '../../support/served-cli.js';
 
 t.test('plain `serve` with its own flags takes the fast path; anything else is left to oclif', async (t) => {
   t.same(plainServeFlags(['serve']), { supervise: false, supervised: false, standby: false });
