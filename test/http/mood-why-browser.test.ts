@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import t from 'tap';
 import { readyPage, seriousAxeViolations } from '../support/browser.js';
-import { readyApp } from '../support/chat-system-harness.js';
+import { readyApp } from '../support/harness.js';
 
 // Issue 29, "a mood that explains itself": in real Chromium, against the real actor system and the
 // shipped appraisal, a bar's name focused or hovered says what moved that emotion lately, telling the

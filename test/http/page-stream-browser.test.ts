@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import t from 'tap';
-import { COMPLETION_END, completionFrame, completionStream, modelList } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
-import { served } from '../support/streaming.js';
+import { COMPLETION_END, completionFrame, completionStream, modelList } from '../../testkit/provider-wire.js';
+import { harness } from '../support/harness.js';
 
 // The page in a real headless Chromium against the real app and actor system; the provider streams
 // what each test step queues: a whole reply in pieces, or a stream the test writes itself.
@@ -26,7 +26,7 @@ function queuedProvider() {
 t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, keeps and forgets the history', async (t) => {
   const provider = queuedProvider();
   // A poll far slower than the test: only the pushed mood can redraw the bars in time.
-  const { address, advance } = await served(t, { fetch: provider.fetch, pollIntervalMs: 600_000 });
+  const { address, advance } = await harness(t, { system: 'real', served: true, fetch: provider.fetch, pollIntervalMs: 600_000 });
   mkdirSync(OUTPUT, { recursive: true });
   const context = await launchChromium(t);
   const page = await context.newPage();

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { firstValueFrom, skip } from 'rxjs';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { MoodLedger } from '../../src/mood-ledger/mood-ledger.js';
 import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { DEFAULT_EMOTIONS, processMessage } from '../../src/emotions/model.js';
@@ -10,22 +10,30 @@ import { appraise } from '../../src/appraisal/appraisal.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
 import { systemPrompt } from '../../src/providers/reply-writer.js';
-import { START, completion, correlationOf, harness, ofType, modelList, type HarnessOptions } from '../support/chat-system-harness.js';
 import { neutralReader } from '../support/appraisal-models.js';
+import { START, harness, type RealSystemOptions } from '../support/harness.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { correlationOf, ofType } from '../support/bus-events.js';
+import { MOCKED_BASE_URL, mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 const KEY = { LLM_API_KEY: 'sk-test-primary' };
 
 function modelsOk(times = 1): nock.Scope {
-  return nock('http://llm.test').get('/v1/models').times(times).reply(200, modelList());
+  return mockedProvider().models().times(times).reply(200, modelList());
 }
 
 const chat = (bus: import('../../src/bus/bus.js').Bus, message: string) =>
   bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 10_000);
 
 /** A system past startup with a valid key (one models call mocked). */
-async function ready(t: Parameters<typeof harness>[0], env: Record<string, string> = {}, dir?: string, options: HarnessOptions = {}) {
+async function ready(
+  t: Test,
+  env: Record<string, string> = {},
+  dir?: string,
+  options: Omit<RealSystemOptions, 'system' | 'env' | 'dir'> = {},
+) {
   modelsOk();
-  const h = harness(t, { ...KEY, ...env }, dir, options);
+  const h = harness(t, { system: 'real', env: { ...KEY, ...env }, dir, ...options });
   h.system.start();
   t.equal(await h.system.settled(), 'ready');
   return h;
@@ -33,10 +41,7 @@ async function ready(t: Parameters<typeof harness>[0], env: Record<string, strin
 
 const status = (bus: import('../../src/bus/bus.js').Bus) => bus.request({ type: 'status.requested' }, 'status.reported', 50);
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
-
+mockProviderHttp(t);
 
 /** `local` with some of its calls replaced: a ledger that refuses, or delivers later. */
 function withLedger<T extends object>(local: MoodLedger, overrides: T): MoodLedger & T {
@@ -50,7 +55,7 @@ function withLedger<T extends object>(local: MoodLedger, overrides: T): MoodLedg
 }
 
 t.test('before start: status answers at once (initializing), chat is rejected as initializing', async (t) => {
-  const { system, bus } = harness(t, KEY);
+  const { system, bus } = harness(t, { system: 'real', env: KEY });
   t.equal(system.phase, 'initializing');
   t.match(await status(bus), {
     phase: 'initializing',
@@ -71,7 +76,7 @@ t.test('no LLM_API_KEY: key missing, no provider call, status serves the persist
     lastUpdated: '2026-11-20T08:00:00.000Z',
   };
   writeFileSync(join(dir, 'emotions.json'), serializeState(persisted));
-  const { system, bus, events, exits } = harness(t, {}, dir);
+  const { system, bus, events, exits } = harness(t, { system: 'real', dir });
   system.start();
   t.equal(await system.settled(), 'keyMissing');
   t.equal(system.phase, 'keyMissing');
@@ -84,11 +89,11 @@ t.test('no LLM_API_KEY: key missing, no provider call, status serves the persist
 });
 
 t.test('HTTP 429 on validation counts as a valid key; one call serves both providers when they are the same', async (t) => {
-  const scope = nock('http://llm.test')
-    .get('/v1/models')
+  const scope = mockedProvider()
+    .models()
     .once()
     .reply(429, { error: { message: 'Rate limit reached' } });
-  const { system, bus, events } = harness(t, KEY);
+  const { system, bus, events } = harness(t, { system: 'real', env: KEY });
   system.start();
   t.equal(await system.settled(), 'ready');
   t.ok(scope.isDone());
@@ -103,23 +108,23 @@ t.test('HTTP 429 on validation counts as a valid key; one call serves both provi
 });
 
 t.test('a separate conversational provider is validated with its own key', async (t) => {
-  const primary = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-primary' } })
-    .get('/v1/models')
+  const primary = mockedProvider(MOCKED_BASE_URL, { reqheaders: { authorization: 'Bearer sk-test-primary' } })
+    .models()
     .reply(200, modelList());
-  const secondary = nock('http://chat.test', { reqheaders: { authorization: 'Bearer sk-test-chat' } })
-    .get('/v1/models')
+  const secondary = mockedProvider('http://chat.test/v1', { reqheaders: { authorization: 'Bearer sk-test-chat' } })
+    .models()
     .reply(429, {});
-  const { system } = harness(t, { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  const { system } = harness(t, { system: 'real', env: { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' } });
   system.start();
   t.equal(await system.settled(), 'ready');
   t.ok(primary.isDone() && secondary.isDone());
 });
 
 t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing written', async (t) => {
-  nock('http://llm.test')
-    .get('/v1/models')
+  mockedProvider()
+    .models()
     .reply(401, { error: { message: 'Incorrect API key provided' } });
-  const { system, bus, events, logs, exited, file } = harness(t, KEY);
+  const { system, bus, events, logs, exited, file } = harness(t, { system: 'real', env: KEY });
   system.start();
   t.equal(await system.settled(), 'failed');
   t.equal(await exited, 1);
@@ -134,10 +139,13 @@ t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing w
 
 t.test('a failing secondary key fails startup too', async (t) => {
   modelsOk();
-  nock('http://chat.test')
-    .get('/v1/models')
+  mockedProvider('http://chat.test/v1')
+    .models()
     .reply(403, { error: { message: 'forbidden' } });
-  const { system, exited, logs } = harness(t, { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  const { system, exited, logs } = harness(t, {
+    system: 'real',
+    env: { ...KEY, CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' },
+  });
   system.start();
   t.equal(await exited, 1);
   t.match(
@@ -149,7 +157,7 @@ t.test('a failing secondary key fails startup too', async (t) => {
 t.test('a corrupt emotions file fails startup naming the file, and is left untouched', async (t) => {
   modelsOk();
   const dir = t.testdir({ 'emotions.json': '{ "version": 1, "emo' });
-  const { system, exited, logs, file } = harness(t, KEY, dir);
+  const { system, exited, logs, file } = harness(t, { system: 'real', env: KEY, dir });
   system.start();
   t.equal(await exited, 1);
   t.match(
@@ -161,8 +169,8 @@ t.test('a corrupt emotions file fails startup naming the file, and is left untou
 
 t.test('ready: a chat message decays and moves the emotions, and the reply carries them', async (t) => {
   const bodies: { messages: { role: string; content: string }[] }[] = [];
-  nock('http://llm.test')
-    .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
+  mockedProvider()
+    .completions((body) => bodies.push(body) > 0)
     .reply(200, completion('  What a lovely thing to say!  '))
     .post('/v1/chat/completions', (body) => bodies.push(body) > 0)
     .reply(200, completion('Tell me more.'));
@@ -196,7 +204,7 @@ t.test('ready: a chat message decays and moves the emotions, and the reply carri
 });
 
 t.test("the seed's decay, wired: a message read as neutral leaves 0.97 of every emotion, unrounded inside", async (t) => {
-  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Brown it is.'));
+  mockedProvider().completions().reply(200, completion('Brown it is.'));
   const { bus } = await ready(t, {}, undefined, { appraisalModel: neutralReader() });
   const reply = await chat(bus, 'the table is brown');
   // 0.5·0.97, 0.2·0.97, 0.1·0.97 twice, 0.5·0.97: literals, not the model's functions.
@@ -205,8 +213,8 @@ t.test("the seed's decay, wired: a message read as neutral leaves 0.97 of every 
 });
 
 t.test('the secondary model failing: rejection, nothing changed, state flushed, cause logged, then exit 1', async (t) => {
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .reply(500, { error: { message: 'model overloaded' } });
   const { system, bus, events, logs, exited, file } = await ready(t);
   const reply = await chat(bus, 'I am so angry and upset');
@@ -226,8 +234,8 @@ t.test('the secondary model failing: rejection, nothing changed, state flushed, 
 });
 
 t.test('after the system has failed nothing commits: the drift stops and the ledger is sealed before the flush', async (t) => {
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .reply(500, { error: { message: 'model overloaded' } });
   const { bus, events, exited, ledger, advance } = await ready(t, { DRIFT_INTERVAL_MS: '1000' });
   t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
@@ -242,7 +250,7 @@ t.test('after the system has failed nothing commits: the drift stops and the led
 });
 
 t.test('an empty reply from the model counts as a failure', async (t) => {
-  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('   '));
+  mockedProvider().completions().reply(200, completion('   '));
   const { bus, exited, logs } = await ready(t);
   t.match(await chat(bus, 'hello'), { reason: 'provider_failed' });
   t.equal(await exited, 1);
@@ -303,8 +311,8 @@ t.test('under sustained load the file is written at most 10 times a second', asy
 t.test('persistence across restart: the next run starts from the state the last one wrote', async (t) => {
   const dir = t.testdir();
   modelsOk(2);
-  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Sorry to hear that.'));
-  const first = harness(t, KEY, dir);
+  mockedProvider().completions().reply(200, completion('Sorry to hear that.'));
+  const first = harness(t, { system: 'real', env: KEY, dir });
   first.system.start();
   await first.system.settled();
   await chat(first.bus, 'This is terrible and sad');
@@ -312,7 +320,7 @@ t.test('persistence across restart: the next run starts from the state the last 
   const before = await status(first.bus);
   await first.system.stop();
   t.equal(first.system.stop(), first.system.stop(), 'stop is idempotent');
-  const second = harness(t, KEY, dir);
+  const second = harness(t, { system: 'real', env: KEY, dir });
   second.system.start();
   await second.system.settled();
   const after = await status(second.bus);
@@ -362,7 +370,7 @@ t.test('a bug inside the machine is a failure like any other: one fatal line, ex
 });
 
 t.test('concurrent chats each get the emotions their own message produced', async (t) => {
-  nock('http://llm.test').post('/v1/chat/completions').times(2).delay(20).reply(200, completion('ok'));
+  mockedProvider().completions().times(2).delay(20).reply(200, completion('ok'));
   const { bus, events } = await ready(t);
   const [happy, sad] = await Promise.all([chat(bus, 'I love it, wonderful'), chat(bus, 'I hate it, awful')]);
   const changes = ofType(events, 'mood.changed');
@@ -373,7 +381,7 @@ t.test('concurrent chats each get the emotions their own message produced', asyn
 
 t.test('the key-missing phase makes no provider call, whichever *_API_KEY is set', async (t) => {
   // No interceptor and no network: any provider call would fail the start instead.
-  const { system, logs } = harness(t, { CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' });
+  const { system, logs } = harness(t, { system: 'real', env: { CHAT_API_KEY: 'sk-test-chat', CHAT_BASE_URL: 'http://chat.test/v1' } });
   system.start();
   t.equal(await system.settled(), 'keyMissing');
   t.ok(nock.isDone() && nock.pendingMocks().length === 0);
@@ -385,8 +393,8 @@ t.test('the key-missing phase makes no provider call, whichever *_API_KEY is set
 });
 
 t.test('a model the provider does not offer fails startup: one line naming the model, the base URL and what it offers', async (t) => {
-  nock('http://llm.test').get('/v1/models').reply(200, modelList('llama3.2', 'qwen2.5:7b'));
-  const { system, exited, logs } = harness(t, KEY);
+  mockedProvider().models().reply(200, modelList('llama3.2', 'qwen2.5:7b'));
+  const { system, exited, logs } = harness(t, { system: 'real', env: KEY });
   system.start();
   t.equal(await system.settled(), 'failed');
   t.equal(await exited, 1);
@@ -399,8 +407,8 @@ t.test('a model the provider does not offer fails startup: one line naming the m
 });
 
 t.test('CHAT_MODEL is checked too, on the shared provider', async (t) => {
-  const scope = nock('http://llm.test').get('/v1/models').once().reply(200, modelList('llama3.2'));
-  const { system, exited, logs } = harness(t, { ...KEY, LLM_MODEL: 'llama3.2', CHAT_MODEL: 'llama3.3' });
+  const scope = mockedProvider().models().once().reply(200, modelList('llama3.2'));
+  const { system, exited, logs } = harness(t, { system: 'real', env: { ...KEY, LLM_MODEL: 'llama3.2', CHAT_MODEL: 'llama3.3' } });
   system.start();
   t.equal(await exited, 1);
   t.ok(scope.isDone(), 'one listing serves both models');
@@ -408,10 +416,10 @@ t.test('CHAT_MODEL is checked too, on the shared provider', async (t) => {
 });
 
 t.test('HTTP 429: the key counts as valid, and a warning says the models could not be checked', async (t) => {
-  nock('http://llm.test')
-    .get('/v1/models')
+  mockedProvider()
+    .models()
     .reply(429, { error: { message: 'Rate limit reached' } });
-  const { system, logs } = harness(t, KEY);
+  const { system, logs } = harness(t, { system: 'real', env: KEY });
   system.start();
   t.equal(await system.settled(), 'ready');
   t.match(
@@ -421,7 +429,7 @@ t.test('HTTP 429: the key counts as valid, and a warning says the models could n
 });
 
 t.test('credentials in the base URL never reach a log line', async (t) => {
-  const { system, exited, logs } = harness(t, { ...KEY, LLM_BASE_URL: 'http://user:sk-url-secret@llm.test/v1' });
+  const { system, exited, logs } = harness(t, { system: 'real', env: { ...KEY, LLM_BASE_URL: 'http://user:sk-url-secret@llm.test/v1' } });
   system.start();
   t.equal(await exited, 1);
   const text = JSON.stringify(logs);
@@ -430,7 +438,7 @@ t.test('credentials in the base URL never reach a log line', async (t) => {
 });
 
 t.test('a chat whose change the ledger refuses is rejected as unavailable and changes nothing', async (t) => {
-  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Lovely.'));
+  mockedProvider().completions().reply(200, completion('Lovely.'));
   modelsOk();
   const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
   const refusing = withLedger(local, {
@@ -438,7 +446,7 @@ t.test('a chat whose change the ledger refuses is rejected as unavailable and ch
       throw new Error('the stream is gone');
     },
   });
-  const { system, bus, events, exits } = harness(t, KEY, undefined, { ledger: refusing });
+  const { system, bus, events, exits } = harness(t, { system: 'real', env: KEY, ledger: refusing });
   system.start();
   await system.settled();
   t.match(await chat(bus, 'I love this'), {
@@ -455,8 +463,8 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
   // The model replied to the first message but the ledger refused its change: the visitor was told
   // nothing changed, so the next prompt must not carry that exchange as if it had happened.
   const prompts: { role: string; content: string }[][] = [];
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .times(2)
     .reply(200, (_uri, body) => {
       prompts.push((body as { messages: { role: string; content: string }[] }).messages);
@@ -471,7 +479,7 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
       return local.append(change);
     },
   });
-  const { system, bus } = harness(t, KEY, undefined, { ledger: refusingOnce });
+  const { system, bus } = harness(t, { system: 'real', env: KEY, ledger: refusingOnce });
   system.start();
   await system.settled();
   t.match(await chat(bus, 'the refused message'), { type: 'chat.rejected', reason: 'unavailable' });
@@ -498,7 +506,7 @@ t.test('a chat whose conversation cannot be read is rejected as unavailable, bef
     forget: async () => undefined,
     close: async () => undefined,
   };
-  const { system, bus, events, exits } = harness(t, KEY, undefined, { conversations: away });
+  const { system, bus, events, exits } = harness(t, { system: 'real', env: KEY, conversations: away });
   system.start();
   await system.settled();
   t.match(await chat(bus, 'I love this'), {
@@ -519,9 +527,9 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
     append: async (change: import('../../src/mood-ledger/mood-ledger.js').MoodChange) => void queued.push(change),
     deliver: () => queued.splice(0).forEach((change) => void local.append(change)),
   });
-  nock('http://llm.test').post('/v1/chat/completions').times(2).reply(200, completion('ok'));
+  mockedProvider().completions().times(2).reply(200, completion('ok'));
   modelsOk();
-  const { system, bus, events } = harness(t, KEY, undefined, { ledger: deferred });
+  const { system, bus, events } = harness(t, { system: 'real', env: KEY, ledger: deferred });
   system.start();
   await system.settled();
   let answered = false;
@@ -547,10 +555,10 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
 });
 
 /** One chat against a provider that answers every try with `answer`, two retries allowed: the outcome, how long it took, how many tries. */
-async function chatWithin(t: Parameters<typeof harness>[0], timeoutMs: number, answer: () => nock.ReplyFnResult | Promise<never>) {
+async function chatWithin(t: Test, timeoutMs: number, answer: () => nock.ReplyFnResult | Promise<never>) {
   let tries = 0;
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .times(3)
     .reply(() => {
       tries += 1;
@@ -558,7 +566,7 @@ async function chatWithin(t: Parameters<typeof harness>[0], timeoutMs: number, a
     });
   modelsOk();
   const env = { ...KEY, LLM_TIMEOUT_MS: String(timeoutMs), ON_MODEL_FAILURE: 'stay' };
-  const { system, bus } = harness(t, env, undefined, { dialogueRetries: 2 });
+  const { system, bus } = harness(t, { system: 'real', env, dialogueRetries: 2 });
   system.start();
   await system.settled();
   const started = performance.now();
@@ -584,14 +592,14 @@ t.test('LLM_TIMEOUT_MS bounds the whole chat: retries of a failing provider stop
 });
 
 t.test('ON_MODEL_FAILURE=stay: each failed chat logs one warning with the provider status and message, whatever DEBUG says', async (t) => {
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .reply(503, { error: { message: 'the model is overloaded' } })
     .post('/v1/chat/completions')
     // Some providers echo the key they refused: it must not reach the log.
     .reply(401, { error: { message: `Incorrect API key provided: ${KEY.LLM_API_KEY}` } });
   modelsOk();
-  const { system, bus, logs } = harness(t, { ...KEY, ON_MODEL_FAILURE: 'stay' }, undefined, { debug: false });
+  const { system, bus, logs } = harness(t, { system: 'real', env: { ...KEY, ON_MODEL_FAILURE: 'stay' }, debug: false });
   system.start();
   await system.settled();
   t.match(await chat(bus, 'first'), { type: 'chat.rejected', reason: 'provider_failed' });
@@ -605,8 +613,8 @@ t.test('ON_MODEL_FAILURE=stay: each failed chat logs one warning with the provid
 });
 
 t.test('ON_MODEL_FAILURE=stay: the failed chat is rejected, nothing changes, the system stays ready', async (t) => {
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .reply(500, { error: { message: 'model overloaded' } })
     .post('/v1/chat/completions')
     .reply(() => new Promise<never>(() => undefined)) // never answers: the chat times out
