@@ -11,7 +11,7 @@ import { ofType } from '../support/bus-events.js';
 
 // docs/robustness.md, provider faults: what docs/specification.md#states says for each, at startup (the key
 // check) and during a chat, in one table. Cases already in
-// test/system/chat-system.test.ts are not repeated: 429 and 401/403 at
+// test/system/startup-and-keys.test.ts and model-failures.test.ts are not repeated: 429 and 401/403 at
 // startup, HTTP 500 and a blank reply during a chat.
 const KEY = 'sk-test-faults-0123456789';
 // Room for a loaded machine: a fault answered at once must never count as a timeout, so the
