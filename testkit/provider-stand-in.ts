@@ -93,16 +93,22 @@ export interface ProviderStandIn {
   readonly prompts: ChatCompletionBody[];
   /** Swappable while running. */
   behaviour: ProviderBehaviour;
+  /** Whether `calls` and `prompts` are kept. */
+  readonly record: boolean;
   /** Serves the stand-in on 127.0.0.1 (port 0 unless given): resolves with `http://127.0.0.1:port`. */
   listen(port?: number): Promise<string>;
   /** Stops serving (connections included); nothing to do for the in-process fetch. */
   close(): Promise<void>;
 }
 
-/** A stand-in provider answering with `behaviour` (by default a healthy one). */
-export function providerStandIn(behaviour: ProviderBehaviour = healthy()): ProviderStandIn {
+/**
+ * A stand-in provider answering with `behaviour` (by default a healthy one). `record: false` keeps
+ * no calls nor prompts, for a stand-in under load for minutes (the bench's).
+ */
+export function providerStandIn(behaviour: ProviderBehaviour = healthy(), { record = true } = {}): ProviderStandIn {
   const servers: ReturnType<typeof createServer>[] = [];
   const stand: ProviderStandIn = {
+    record,
     calls: [],
     prompts: [],
     behaviour,
@@ -141,9 +147,11 @@ export function providerStandIn(behaviour: ProviderBehaviour = healthy()): Provi
 
 /** Records the request, asks the behaviour, and streams a completion when one was asked for. */
 async function answerTo(stand: ProviderStandIn, request: ProviderRequest, text: string): Promise<ProviderAnswer> {
-  stand.calls.push(`${request.method} ${request.url}`);
   const body = request.method === 'POST' && text !== '' ? (JSON.parse(text) as ChatCompletionBody) : undefined;
-  if (body) stand.prompts.push(body);
+  if (stand.record) {
+    stand.calls.push(`${request.method} ${request.url}`);
+    if (body) stand.prompts.push(body);
+  }
   const answer = await stand.behaviour(request, body);
   const content = body?.stream && answer.status === 200 && typeof answer.body === 'string' ? completionContent(answer.body) : undefined;
   if (content === undefined) return answer;
