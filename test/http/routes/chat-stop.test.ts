@@ -6,10 +6,11 @@ const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filte
 import { CookieJar } from '../../support/cookie-jar.js';
 import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
-import { COMPLETION_END, completionFrame, completionStream, modelList } from '../../../testkit/provider-wire.js';
+import { COMPLETION_END, completion, completionFrame } from '../../../testkit/provider-wire.js';
 import { ofType } from '../../support/bus-events.js';
 import { heldProvider } from '../../../testkit/held-completions.js';
 import { harness } from '../../support/harness.js';
+import { json, offering, providerStandIn } from '../../../testkit/provider-stand-in.js';
 import { streamedChat } from '../../support/streaming.js';
 
 // No nock here: its interception of fetch would hold a stream's pieces until the stream ends.
@@ -107,23 +108,24 @@ t.test('a dropped connection is not a stop: the reply runs to its end, commits a
 });
 
 t.test('a stream that fails before its first piece is tried again within the deadline', async (t) => {
-  let calls = 0;
-  const fetch: typeof globalThis.fetch = async (input) => {
-    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
-    calls += 1;
-    if (calls === 1) return Response.json({ error: { message: 'overloaded' } }, { status: 503, headers: { 'retry-after-ms': '0' } });
-    return new Response(completionStream('Second ', 'time.'), { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  };
+  // The first call fails (quick to retry); the next streams "Second " and "time.".
+  const provider = providerStandIn(
+    offering(() =>
+      provider.prompts.length === 1
+        ? { ...json(503, { error: { message: 'overloaded' } }), headers: { 'retry-after-ms': '0' } }
+        : json(200, completion('Second time.')),
+    ),
+  );
   const { visitor, events } = await harness(t, {
     system: 'real',
     served: true,
-    fetch,
+    fetch: provider.fetch,
     dialogueRetries: 2,
     env: { ON_MODEL_FAILURE: 'stay' },
   });
   const reader = new SseReader((await streamedChat(visitor, 'hello')).body!);
   await reader.done;
-  t.equal(calls, 2, 'the 503 was retried');
+  t.equal(provider.prompts.length, 2, 'the 503 was retried');
   t.same(reader.data('token'), [{ text: 'Second ' }, { text: 'time.' }]);
   t.match(reader.data('done'), [{ response: 'Second time.' }]);
   t.equal(chatChanges(events).length, 1);

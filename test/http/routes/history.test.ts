@@ -34,12 +34,7 @@ t.test("GET /api/history: this visitor's turns with their times, never another v
 
 t.test('DELETE /api/history forgets the conversation: the next prompt starts afresh', async (t) => {
   const provider = providerStandIn(healthy('Noted.'));
-  const prompts: unknown[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (typeof init?.body === 'string') prompts.push(JSON.parse(init.body).messages);
-    return provider.fetch(input, init);
-  };
-  const { visitor } = await harness(t, { system: 'real', served: true, fetch });
+  const { visitor } = await harness(t, { system: 'real', served: true, fetch: provider.fetch });
   await visitor.chat('My name is Ada');
   const forgotten = await visitor.fetch('/api/history', { method: 'DELETE' });
   t.equal(forgotten.status, 200);
@@ -47,7 +42,7 @@ t.test('DELETE /api/history forgets the conversation: the next prompt starts afr
   t.same(await history(visitor), { messages: [] });
   await visitor.chat('What is my name?');
   t.same(
-    (prompts.at(-1) as { role: string }[]).map(({ role }) => role),
+    provider.prompts.at(-1)?.messages.map(({ role }) => role),
     ['system', 'user'],
     'the model gets no earlier turn',
   );
