@@ -1,26 +1,23 @@
 import t from 'tap';
 import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
-import { START, harness } from '../support/harness.js';
+import { START } from '../support/harness.js';
 import { completion } from '../../testkit/provider-wire.js';
 import { correlationOf, ofType } from '../support/bus-events.js';
 import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
-import { KEY, chat, modelsOk, status, withLedger } from '../support/system-steps.js';
+import { chat, ready, status, withLedger } from '../support/system-steps.js';
 
 mockProviderHttp(t);
 
 t.test('a chat whose change the ledger refuses is rejected as unavailable and changes nothing', async (t) => {
   mockedProvider().completions().reply(200, completion('Lovely.'));
-  modelsOk();
   const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
   const refusing = withLedger(local, {
     append: async () => {
       throw new Error('the stream is gone');
     },
   });
-  const { system, bus, events, exits } = harness(t, { system: 'real', env: KEY, ledger: refusing });
-  system.start();
-  await system.settled();
+  const { bus, events, exits } = await ready(t, {}, undefined, { ledger: refusing });
   t.match(await chat(bus, 'I love this'), {
     type: 'chat.rejected',
     reason: 'unavailable',
@@ -42,7 +39,6 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
       prompts.push((body as { messages: { role: string; content: string }[] }).messages);
       return completion(`Reply ${prompts.length}.`);
     });
-  modelsOk();
   const local = new (await import('../../src/mood-ledger/local-mood-ledger.js')).LocalMoodLedger();
   let refusals = 1;
   const refusingOnce = withLedger(local, {
@@ -51,9 +47,7 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
       return local.append(change);
     },
   });
-  const { system, bus } = harness(t, { system: 'real', env: KEY, ledger: refusingOnce });
-  system.start();
-  await system.settled();
+  const { bus } = await ready(t, {}, undefined, { ledger: refusingOnce });
   t.match(await chat(bus, 'the refused message'), { type: 'chat.rejected', reason: 'unavailable' });
   t.match(await chat(bus, 'the second message'), { type: 'chat.replied', response: 'Reply 2.' });
   t.equal(prompts.length, 2, 'both messages reached the model');
@@ -66,7 +60,7 @@ t.test('a conversation gains an exchange only when the chat commits', async (t) 
 });
 
 t.test('a chat whose conversation cannot be read is rejected as unavailable, before any model call, and changes nothing', async (t) => {
-  modelsOk(); // no completion mock: a model call would fail the chat as a model failure and exit
+  // No completion mock: a model call would fail the chat as a model failure and exit.
   const away: ConversationStore = {
     history: async () => {
       throw new Error('Redis is unavailable: cannot read the conversation');
@@ -78,9 +72,7 @@ t.test('a chat whose conversation cannot be read is rejected as unavailable, bef
     forget: async () => undefined,
     close: async () => undefined,
   };
-  const { system, bus, events, exits } = harness(t, { system: 'real', env: KEY, conversations: away });
-  system.start();
-  await system.settled();
+  const { bus, events, exits } = await ready(t, {}, undefined, { conversations: away });
   t.match(await chat(bus, 'I love this'), {
     type: 'chat.rejected',
     reason: 'unavailable',
@@ -100,10 +92,7 @@ t.test('with a ledger that delivers later, a chat answers only once its own chan
     deliver: () => queued.splice(0).forEach((change) => void local.append(change)),
   });
   mockedProvider().completions().times(2).reply(200, completion('ok'));
-  modelsOk();
-  const { system, bus, events } = harness(t, { system: 'real', env: KEY, ledger: deferred });
-  system.start();
-  await system.settled();
+  const { bus, events } = await ready(t, {}, undefined, { ledger: deferred });
   let answered = false;
   const first = chat(bus, 'I love it').then((reply) => ((answered = true), reply));
   const second = chat(bus, 'I hate it').then((reply) => reply);
