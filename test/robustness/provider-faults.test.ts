@@ -1,10 +1,10 @@
 import t, { type Test } from 'tap';
-import nock from 'nock';
+import type nock from 'nock';
 import { readFileSync } from 'node:fs';
 import type { Bus } from '../../src/bus/bus.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { MOCKED_BASE_URL } from '../../testkit/provider-nock.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 import { completion, modelList } from '../../testkit/provider-wire.js';
 import { harness } from '../support/harness.js';
 import { ofType } from '../support/bus-events.js';
@@ -18,9 +18,7 @@ const KEY = 'sk-test-faults-0123456789';
 // provider timeout is 2 s; the timeout case never answers (and holds no timer open).
 const ENV = { LLM_API_KEY: KEY, LLM_TIMEOUT_MS: '2000' };
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+mockProviderHttp(t);
 
 type Fault = (scope: nock.Interceptor) => nock.Scope;
 
@@ -60,7 +58,7 @@ const CHAT_ONLY: Case[] = [
 
 const chat = (bus: Bus, message: string) =>
   bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 10_000);
-const models = () => nock(MOCKED_BASE_URL.replace('/v1', '')).get('/v1/models');
+const models = () => mockedProvider().models();
 
 function fatalLine(t: Test, logs: Record<string, unknown>[], cause: RegExp): void {
   const fatal = logs.filter((line) => line.level === 60);
@@ -96,7 +94,7 @@ t.test('startup, the key check meets JSON of another shape: the provider accepte
 for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
   t.test(`a chat meets ${name}: a rejection, the state flushed, one log line naming it, exit 1`, async (t) => {
     models().reply(200, modelList());
-    fault(nock(MOCKED_BASE_URL.replace('/v1', '')).post('/v1/chat/completions'));
+    fault(mockedProvider().completions());
     const { system, bus, events, logs, exited, file } = harness(t, { system: 'real', env: ENV });
     system.start();
     t.equal(await system.settled(), 'ready');

@@ -1,4 +1,3 @@
-import nock from 'nock';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { eventually } from '../../../testkit/eventually.js';
@@ -12,16 +11,11 @@ import { START, harness } from '../../support/harness.js';
 import { completion, completionStream, modelList } from '../../../testkit/provider-wire.js';
 import { ofType } from '../../support/bus-events.js';
 import { streamedChat } from '../../support/streaming.js';
-import { mockedProvider } from '../../../testkit/provider-nock.js';
+import { mockProviderHttp, mockedProvider } from '../../../testkit/provider-nock.js';
 
-t.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
+mockProviderHttp(t, '127.0.0.1');
 // Every harness system validates its key once.
 t.beforeEach(() => void mockedProvider().models().reply(200, modelList()));
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
 
 t.test('a streamed chat: a token frame per piece, then done with the JSON body once the mood committed', async (t) => {
   const { visitor, events, bus } = await harness(t, { system: 'real', served: true });
