@@ -1,10 +1,13 @@
 import t from 'tap';
-import { harness, standInProvider } from '../support/chat-system-harness.js';
+import { harness } from '../support/harness.js';
+import { healthy, providerStandIn } from '../../testkit/provider-stand-in.js';
 
 // An injected fetch carries every provider call (key validation and dialogue), with no network at all.
 t.test('the providers are reached through the injected fetch', async (t) => {
-  const provider = standInProvider('Hello from the stand-in');
-  const { system, bus, exits } = harness(t, { LLM_API_KEY: 'sk-test', LLM_BASE_URL: 'http://nowhere.invalid/v1' }, t.testdir(), {
+  const provider = providerStandIn(healthy('Hello from the stand-in'));
+  const { system, bus, exits } = harness(t, {
+    system: 'real',
+    env: { LLM_API_KEY: 'sk-test', LLM_BASE_URL: 'http://nowhere.invalid/v1' },
     fetch: provider.fetch,
   });
   system.start();

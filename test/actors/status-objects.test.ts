@@ -1,13 +1,14 @@
 import t from 'tap';
 import type { StatusReported } from '../../src/bus/events.js';
-import { harness, standInProvider } from '../support/chat-system-harness.js';
+import { harness } from '../support/harness.js';
+import { providerStandIn } from '../../testkit/provider-stand-in.js';
 
 // The /api/avatar body cache (src/http/routes/avatar.ts, docs/performance.md) relies on this invariant
 // of the real actor system: the status report hands out the same emotions and sentiment objects while
 // the mood holds, and replaces them, never mutates them, when it changes.
 t.test('status reports share the state objects until a change, which replaces them', async (t) => {
-  const provider = standInProvider();
-  const { system, bus } = harness(t, { LLM_API_KEY: 'sk-test' }, t.testdir(), { fetch: provider.fetch });
+  const provider = providerStandIn();
+  const { system, bus } = harness(t, { system: 'real', env: { LLM_API_KEY: 'sk-test' }, fetch: provider.fetch });
   system.start();
   t.equal(await system.settled(), 'ready');
   const status = () => bus.request({ type: 'status.requested' }, 'status.reported', 2000) as Promise<StatusReported>;

@@ -3,12 +3,12 @@ import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
 import { eventually } from '../../testkit/eventually.js';
-import { json, startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { SseReader } from '../support/sse-client.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { json, listeningProvider } from '../../testkit/provider-stand-in.js';
 
 // Issue 20, "the seed's exit becomes a blip": the built `hub serve --supervise`, as the Space runs it.
 
@@ -25,7 +25,7 @@ const listens = (lines: Array<Record<string, unknown>>): number =>
   lines.filter((line) => String(line.msg).startsWith('Server listening at')).length;
 
 t.test('a model failure ends the child; the supervisor restarts it at once, with the mood, the file and the conversation', async (t) => {
-  const provider = await startFakeProvider(t, (request, body) => {
+  const provider = await listeningProvider(t, (request, body) => {
     if (request.url?.endsWith('/models')) return json(200, modelList());
     if (body?.messages.at(-1)?.content.startsWith('fail')) return json(400, { error: { message: 'the model broke' } });
     return json(200, completion('Noted.'));
@@ -105,7 +105,7 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
 });
 
 t.test('a child that fails before it is ready (a bad key) is not restarted: the supervisor exits 1', async (t) => {
-  const provider = await startFakeProvider(t, () => json(401, { error: { message: 'Incorrect API key provided' } }));
+  const provider = await listeningProvider(t, () => json(401, { error: { message: 'Incorrect API key provided' } }));
   const supervisor = serve(
     t,
     { LLM_API_KEY: 'sk-test-bad', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: join(t.testdir(), 'emotions.json') },
@@ -124,7 +124,7 @@ t.test('a child that fails before it is ready (a bad key) is not restarted: the 
 
 t.test('a model failure under --supervise: the reply in flight ends whole while the next process answers every new request', async (t) => {
   let release: () => void = () => undefined;
-  const provider = await startFakeProvider(t, (request, body) => {
+  const provider = await listeningProvider(t, (request, body) => {
     if (request.url?.endsWith('/models')) return json(200, modelList());
     const message = body?.messages.at(-1)?.content ?? '';
     if (message.startsWith('fail')) return json(400, { error: { message: 'the model broke' } });

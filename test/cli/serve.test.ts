@@ -1,7 +1,7 @@
 import t from 'tap';
-import { modelList } from '../support/chat-system-harness.js';
-import { json, startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
+import { modelList } from '../../testkit/provider-wire.js';
+import { json, listeningProvider } from '../../testkit/provider-stand-in.js';
 
 t.test('a bad PORT is a clear message on stderr and exit 1', async (t) => {
   const run = serve(t, { PORT: 'http' });
@@ -30,7 +30,7 @@ t.test('without a key it serves the page and explains the key; SIGTERM stops it 
 });
 
 t.test('a key the provider refuses: the detailed failure is logged and the process exits 1', async (t) => {
-  const provider = await startFakeProvider(t, () =>
+  const provider = await listeningProvider(t, () =>
     json(401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } }),
   );
   const run = serve(t, { LLM_API_KEY: 'sk-refused-key', LLM_BASE_URL: provider.baseURL });
@@ -45,7 +45,7 @@ t.test('a key the provider refuses: the detailed failure is logged and the proce
 });
 
 t.test('a model the local server does not have stops hub serve at once, with one line listing the models it has', async (t) => {
-  const provider = await startFakeProvider(t, (request) =>
+  const provider = await listeningProvider(t, (request) =>
     request.url?.endsWith('/models') ? json(200, modelList('llama3.2:latest', 'qwen2.5:7b', 'nomic-embed-text:latest')) : json(500, {}),
   );
   const baseURL = provider.baseURL.replace('http://', 'http://ollama:sk-in-the-url@');

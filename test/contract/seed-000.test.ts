@@ -1,8 +1,9 @@
 import t, { type Test } from 'tap';
-import { completion, harness as chatSystemHarness, modelList, readyApp } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
 import { eventually } from '../../testkit/eventually.js';
-import { harness } from '../support/http-harness.js';
+import { harness, readyApp } from '../support/harness.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { json, providerStandIn } from '../../testkit/provider-stand-in.js';
 import { neutralReader } from '../support/appraisal-models.js';
 
 // docs/specification.md#chat, read line by line against the real app over the real actor system.
@@ -103,26 +104,22 @@ t.test('startup order: the four critical components in parallel, then the rest, 
   let mostInFlight = 0;
   let release: () => void = () => undefined;
   const bothArrived = new Promise<void>((resolve) => (release = resolve));
-  const fetch: typeof globalThis.fetch = async (input) => {
-    const url = new URL(String(input instanceof Request ? input.url : input));
-    arrived.push(url.host);
+  const provider = providerStandIn(async (request) => {
+    arrived.push(request.host);
     mostInFlight = Math.max(mostInFlight, ++inFlight);
     if (arrived.length === 2) release();
     // A sequential startup would never send the second call: give up after a moment so the test fails, not hangs.
     await Promise.race([bothArrived, new Promise((resolve) => setTimeout(resolve, 300))]);
     inFlight--;
-    return new Response(JSON.stringify(url.pathname.endsWith('/models') ? modelList() : completion('hi')), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
-  };
+    return json(200, request.url.endsWith('/models') ? modelList() : completion('hi'));
+  });
   const env = {
     LLM_API_KEY: 'sk-primary',
     LLM_BASE_URL: 'http://primary.test/v1',
     CHAT_API_KEY: 'sk-secondary',
     CHAT_BASE_URL: 'http://secondary.test/v1',
   };
-  const { system, events, exits, advance } = chatSystemHarness(t, env, t.testdir(), { fetch, debug: false });
+  const { system, events, exits, advance } = harness(t, { system: 'real', env, fetch: provider.fetch, debug: false });
   system.start();
   await bothArrived;
   t.same(arrived.sort(), ['primary.test', 'secondary.test'], 'each key is validated');
@@ -146,7 +143,7 @@ t.test('the page polls /api/avatar once a second, measured in real time in Chrom
   // The interval the page really keeps, read from the page's own resource timings (its clock, not
   // this process's, which a busy machine delays). The median of several intervals, with room either
   // way for a loaded machine: a 2 s poll (or a 0.5 s one) falls outside.
-  const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
+  const setup = await harness(t, { system: 'fake', app: { timeouts: { statusMs: 500, chatMs: 2000 } } });
   const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   const context = await launchChromium(t);
   const page = await context.newPage();
@@ -173,7 +170,7 @@ t.test('the page polls /api/avatar once a second, measured in real time in Chrom
 });
 
 t.test('the page polls /api/avatar every 1 second by default, and redraws the bars from each reply', async (t) => {
-  const setup = await harness(t, { timeouts: { statusMs: 500, chatMs: 2000 } });
+  const setup = await harness(t, { system: 'fake', app: { timeouts: { statusMs: 500, chatMs: 2000 } } });
   const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   const context = await launchChromium(t);
   // Paused virtual time in the page: only runFor moves it. The clock runs in real time between

@@ -1,10 +1,10 @@
 import t from 'tap';
 import { bodyLimitFor } from '../../src/http/app.js';
-import { chat, harness } from '../support/http-harness.js';
 import { ANGRY_APPRAISAL } from '../support/moods.js';
+import { chat, harness } from '../support/harness.js';
 
 t.test('unknown paths and methods are 404 with a JSON error', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   for (const [method, url] of [
     ['GET', '/nope'],
     ['GET', '/api/chat'],
@@ -19,7 +19,7 @@ t.test('unknown paths and methods are 404 with a JSON error', async (t) => {
 });
 
 t.test('every response carries a strict content security policy and nosniff', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   for (const url of ['/', '/api/avatar', '/assets/app.js', '/nope']) {
     const response = await app.inject(url);
     const policy = String(response.headers['content-security-policy']);
@@ -31,7 +31,10 @@ t.test('every response carries a strict content security policy and nosniff', as
 });
 
 t.test('with LOG_REQUESTS, requests are logged at info level, without bodies', async (t) => {
-  const { app, logs } = await harness(t, { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } });
+  const { app, logs } = await harness(t, {
+    system: 'fake',
+    app: { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } },
+  });
   await chat(app, { message: 'my very private words' });
   await app.inject('/nowhere');
   const lines = logs();
@@ -49,7 +52,10 @@ t.test('the body limit leaves room for the longest message in UTF-8', (t) => {
 });
 
 t.test('the default chat timeout outlasts the provider timeout', async (t) => {
-  const { app, bus, system } = await harness(t, { timeouts: { statusMs: 30 }, config: { maxMessageLength: 50, providerTimeoutMs: 20 } });
+  const { app, bus, system } = await harness(t, {
+    system: 'fake',
+    app: { timeouts: { statusMs: 30 }, config: { maxMessageLength: 50, providerTimeoutMs: 20 } },
+  });
   system.chatBehaviour = { kind: 'silent' };
   // Answered 80 ms later: past a tiny status timeout, well within 3 × 20 ms + 10 s.
   const subscription = bus.on('chat.requested').subscribe(({ correlationId }) => {

@@ -1,18 +1,18 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import type { AvatarShape, Emotions } from '../../src/emotions/emotions.js';
 import { launchChromium, readyPage } from '../support/browser.js';
-import { harness } from '../support/http-harness.js';
 import { FIVE_MOODS, mood } from '../support/moods.js';
+import { harness } from '../support/harness.js';
 
 // The avatar, the page's accessibility and its phone layout, in real headless Chromium against the
 // real app, the fake system behind the bus setting the mood the page polls.
 const OUTPUT = 'test-output';
 
-async function served(t: Parameters<typeof harness>[0]) {
-  const setup = await harness(t, { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 5000 } });
+async function served(t: Test) {
+  const setup = await harness(t, { system: 'fake', app: { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 5000 } } });
   const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   return { ...setup, address };
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import t from 'tap';
 import { readyPage, seriousAxeViolations } from '../support/browser.js';
-import { readyApp } from '../support/chat-system-harness.js';
+import { readyApp } from '../support/harness.js';
 
 // Issue 29, "a mood that explains itself": in real Chromium, against the real actor system and the
 // shipped appraisal, a bar's name focused or hovered says what moved that emotion lately, telling the
@@ -9,8 +9,7 @@ import { readyApp } from '../support/chat-system-harness.js';
 const OUTPUT = 'test-output';
 
 t.test('focusing or hovering a bar shows what moved it: your message, someone’s message, the drift', async (t) => {
-  const { app, advance } = await readyApp(t);
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { advance, address } = await readyApp(t);
   const page = await readyPage(t, address);
   const box = page.getByLabel('Your message');
   await box.fill('I am furious, I hate this');
@@ -58,8 +57,7 @@ t.test('focusing or hovering a bar shows what moved it: your message, someone’
 });
 
 t.test('the visitor sees how its message read, beside it, streamed and after a reload', async (t) => {
-  const { app } = await readyApp(t);
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { address } = await readyApp(t);
   const page = await readyPage(t, address);
   const box = page.getByLabel('Your message');
   await box.fill('I am furious and I hate this');

@@ -1,13 +1,13 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdirSync } from 'node:fs';
 import { holdChats, launchChromium, readyPage } from '../support/browser.js';
-import { harness } from '../support/http-harness.js';
+import { harness } from '../support/harness.js';
 
 // A real headless Chromium against the real app on an ephemeral port, with the fake system behind the bus.
 const OUTPUT = 'test-output';
 
-async function served(t: Parameters<typeof harness>[0]) {
-  const setup = await harness(t, { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 2000 } });
+async function served(t: Test) {
+  const setup = await harness(t, { system: 'fake', app: { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 2000 } } });
   const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   return { ...setup, address };
 }
@@ -153,7 +153,7 @@ t.test('a page that loses its service says so, turns Send off, and comes back wh
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/page-unreachable.png`, fullPage: true });
   // It comes back on the same address.
-  const again = await harness(t, { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 2000 } });
+  const again = await harness(t, { system: 'fake', app: { pollIntervalMs: 100, timeouts: { statusMs: 500, chatMs: 2000 } } });
   const { port } = new URL(address);
   await again.app.listen({ host: '127.0.0.1', port: Number(port) });
   await page.locator('#state', { hasText: /^Ready\./ }).waitFor();

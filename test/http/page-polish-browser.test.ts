@@ -1,20 +1,23 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { launchChromium, readyPage, seriousAxeViolations as axe } from '../support/browser.js';
-import { harness } from '../support/http-harness.js';
 import { FIVE_MOODS } from '../support/moods.js';
+import { harness } from '../support/harness.js';
 
 // The page as a first-time visitor finds it, in real headless Chromium against the real app, the fake
 // system behind the bus: the message box, the limit, links and rich replies, an unknown path, the
 // first paint, the empty state, the controls' descriptions, and axe in both themes and on a phone.
 const OUTPUT = 'test-output';
 
-async function served(t: Parameters<typeof harness>[0], maxMessageLength = 50) {
+async function served(t: Test, maxMessageLength = 50) {
   const setup = await harness(t, {
-    pollIntervalMs: 100,
-    timeouts: { statusMs: 500, chatMs: 2000 },
-    config: { maxMessageLength, providerTimeoutMs: 50 },
+    system: 'fake',
+    app: {
+      pollIntervalMs: 100,
+      timeouts: { statusMs: 500, chatMs: 2000 },
+      config: { maxMessageLength, providerTimeoutMs: 50 },
+    },
   });
   const address = await setup.app.listen({ host: '127.0.0.1', port: 0 });
   return { ...setup, address };

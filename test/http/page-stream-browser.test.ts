@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import t from 'tap';
-import { COMPLETION_END, completionFrame, completionStream, modelList } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
-import { served } from '../support/streaming.js';
+import { COMPLETION_END, completion, completionFrame } from '../../testkit/provider-wire.js';
+import { harness } from '../support/harness.js';
+import { eventStream, json, offering, providerStandIn } from '../../testkit/provider-stand-in.js';
 
 // The page in a real headless Chromium against the real app and actor system; the provider streams
 // what each test step queues: a whole reply in pieces, or a stream the test writes itself.
@@ -14,19 +15,20 @@ const HOSTILE =
 
 function queuedProvider() {
   const replies: (string | PassThrough)[] = [];
-  const fetch: typeof globalThis.fetch = async (input) => {
-    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
-    const next = replies.shift() ?? 'Fine.';
-    const body = typeof next === 'string' ? completionStream(...next.split(/(?<= )/)) : (Readable.toWeb(next) as ReadableStream);
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  };
+  // A text reply is streamed word by word by the stand-in; a PassThrough streams what the test writes.
+  const { fetch } = providerStandIn(
+    offering(() => {
+      const next = replies.shift() ?? 'Fine.';
+      return typeof next === 'string' ? json(200, completion(next)) : eventStream(Readable.toWeb(next) as ReadableStream<Uint8Array>);
+    }),
+  );
   return { replies, fetch };
 }
 
 t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, keeps and forgets the history', async (t) => {
   const provider = queuedProvider();
   // A poll far slower than the test: only the pushed mood can redraw the bars in time.
-  const { address, advance } = await served(t, { fetch: provider.fetch, pollIntervalMs: 600_000 });
+  const { address, advance } = await harness(t, { system: 'real', served: true, fetch: provider.fetch, pollIntervalMs: 600_000 });
   mkdirSync(OUTPUT, { recursive: true });
   const context = await launchChromium(t);
   const page = await context.newPage();

@@ -1,9 +1,10 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { COMPLETION_END, completionFrame } from '../support/chat-system-harness.js';
 import { launchChromium } from '../support/browser.js';
 import { eventually } from '../../testkit/eventually.js';
-import { heldCalls, served } from '../support/streaming.js';
+import { COMPLETION_END, completionFrame } from '../../testkit/provider-wire.js';
+import { heldCalls } from '../../testkit/held-completions.js';
+import { harness } from '../support/harness.js';
 
 // Turns in real headless Chromium: a reply shown whole after a reload and after a dropped
 // connection, two tabs of one visitor in step, Esc stops, regenerate and edit with their versions,
@@ -23,7 +24,13 @@ async function send(page: Page, text: string): Promise<void> {
 t.test('turns on the page: reload, dropped connection, tabs in step, Esc, regenerate, edit, New conversation undone', async (t) => {
   const { calls, fetch } = heldCalls();
   // Replies held for as long as the steps take: the chat's deadline far off.
-  const { address, app } = await served(t, { fetch, pollIntervalMs: 600_000, env: { LLM_TIMEOUT_MS: '120000' } });
+  const { address, app } = await harness(t, {
+    system: 'real',
+    served: true,
+    fetch,
+    pollIntervalMs: 600_000,
+    env: { LLM_TIMEOUT_MS: '120000' },
+  });
   const context = await launchChromium(t);
   const [one, two] = [await context.newPage(), await context.newPage()];
   const problems: string[] = [];

@@ -1,10 +1,10 @@
 import t from 'tap';
-import { harness } from '../support/http-harness.js';
+import { harness } from '../support/harness.js';
 
 const LOGGING_REQUESTS = { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } };
 
 t.test('with LOG_REQUESTS, two info lines per request, each carrying its reqId', async (t) => {
-  const { app, logs } = await harness(t, LOGGING_REQUESTS, false);
+  const { app, logs } = await harness(t, { system: 'fake', app: LOGGING_REQUESTS, debugLines: false });
   await app.inject('/health');
   const lines = logs().filter((line) => line.msg === 'incoming request' || line.msg === 'request completed');
   t.equal(lines.length, 2);
@@ -16,7 +16,7 @@ t.test('with LOG_REQUESTS, two info lines per request, each carrying its reqId',
 });
 
 t.test("by default, debug on, a page's polls, event stream and assets write no line", async (t) => {
-  const { app, logs } = await harness(t);
+  const { app, logs } = await harness(t, { system: 'fake' });
   for (let poll = 0; poll < 60; poll += 1) t.equal((await app.inject('/api/avatar')).statusCode, 200);
   for (const url of ['/', '/api/is_initialized', '/api/history', '/assets/app.js', '/assets/style.css', '/assets/vendor/mitt.js']) {
     t.equal((await app.inject(url)).statusCode, 200, url);
@@ -25,7 +25,7 @@ t.test("by default, debug on, a page's polls, event stream and assets write no l
 });
 
 t.test('with debug off, no request lines, and a 500 still names its request', async (t) => {
-  const { app, system, logs } = await harness(t, {}, false);
+  const { app, system, logs } = await harness(t, { system: 'fake', debugLines: false });
   await app.inject('/health');
   t.same(logs(), [], 'a healthy request writes nothing');
   system.answersStatus = false;
@@ -36,7 +36,7 @@ t.test('with debug off, no request lines, and a 500 still names its request', as
 
 for (const debug of [true, false]) {
   t.test(`an error line names its request once (debug ${debug ? 'on' : 'off'})`, async (t) => {
-    const { app, system, logText } = await harness(t, {}, debug);
+    const { app, system, logText } = await harness(t, { system: 'fake', debugLines: debug });
     system.answersStatus = false;
     t.equal((await app.inject('/api/avatar')).statusCode, 500);
     const errorLine = logText()
@@ -47,7 +47,7 @@ for (const debug of [true, false]) {
 
   t.test(`listening is logged once (debug ${debug ? 'on' : 'off'}, with and without LOG_REQUESTS)`, async (t) => {
     for (const overrides of [{}, LOGGING_REQUESTS]) {
-      const { app, logs } = await harness(t, overrides, debug);
+      const { app, logs } = await harness(t, { system: 'fake', app: overrides, debugLines: debug });
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       t.same(
         logs()

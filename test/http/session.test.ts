@@ -1,13 +1,13 @@
 import t from 'tap';
 import { issuedSessionId, newSessionId, SESSION_COOKIE, sessionKey, signSessionId } from '../../src/http/session.js';
-import { chat, harness } from '../support/http-harness.js';
+import { chat, harness } from '../support/harness.js';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';
 /** The cookie: the id and its signature; group 1 is the whole value, group 2 the id. */
 const COOKIE = new RegExp(`^${SESSION_COOKIE}=(([A-Za-z0-9_-]{22})\\.[A-Za-z0-9_-]{43}); Path=/; HttpOnly; SameSite=Lax$`);
 
 t.test('GET / gives a new visitor a session cookie: 128 random bits, HttpOnly, SameSite=Lax, Path=/', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   const first = await app.inject({ method: 'GET', url: '/' });
   const second = await app.inject({ method: 'GET', url: '/' });
   const [, value, id] = COOKIE.exec(String(first.headers['set-cookie'])) ?? [];
@@ -19,7 +19,7 @@ t.test('GET / gives a new visitor a session cookie: 128 random bits, HttpOnly, S
 });
 
 t.test('POST /api/chat: the bus gets the session key (a SHA-256), never the id; a cookie is set when absent or malformed', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const fresh = await chat(app, { message: 'hello' });
   const [, value, id] = COOKIE.exec(String(fresh.headers['set-cookie'])) ?? [];
   t.ok(id);
@@ -44,7 +44,7 @@ t.test('POST /api/chat: the bus gets the session key (a SHA-256), never the id; 
 });
 
 t.test('a chat refused while initializing still hands out the session cookie', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.phase = 'initializing';
   const response = await chat(app, { message: 'hello' });
   t.equal(response.statusCode, 503);
@@ -52,10 +52,10 @@ t.test('a chat refused while initializing still hands out the session cookie', a
 });
 
 t.test('Secure only over https: X-Forwarded-Proto counts only behind a trusted proxy (TRUST_PROXY)', async (t) => {
-  const untrusted = await harness(t);
+  const untrusted = await harness(t, { system: 'fake' });
   const spoofed = await untrusted.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
   t.notMatch(String(spoofed.headers['set-cookie']), /Secure/, 'no trusted proxy: the header is ignored');
-  const trusted = await harness(t, { config: { maxMessageLength: 50, providerTimeoutMs: 50, trustProxy: true } });
+  const trusted = await harness(t, { system: 'fake', app: { config: { maxMessageLength: 50, providerTimeoutMs: 50, trustProxy: true } } });
   const proxied = await trusted.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
   t.match(String(proxied.headers['set-cookie']), /; Secure/);
   const plain = await trusted.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'http' } });
@@ -63,7 +63,10 @@ t.test('Secure only over https: X-Forwarded-Proto counts only behind a trusted p
 });
 
 t.test('the session id never reaches a log line, even with request lines on (LOG_REQUESTS) and debug', async (t) => {
-  const { app, logs } = await harness(t, { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } });
+  const { app, logs } = await harness(t, {
+    system: 'fake',
+    app: { config: { maxMessageLength: 50, providerTimeoutMs: 50, logRequests: true } },
+  });
   const first = await app.inject({ method: 'GET', url: '/' });
   const [, value, id] = COOKIE.exec(String(first.headers['set-cookie'])) ?? [];
   await app.inject({ method: 'POST', url: '/api/chat', payload: { message: 'hi' }, cookies: { [SESSION_COOKIE]: value! } });
@@ -72,7 +75,7 @@ t.test('the session id never reaches a log line, even with request lines on (LOG
 });
 
 t.test('an id the service did not issue is replaced: a planted well-formed id, a tampered or foreign signature', async (t) => {
-  const { app, system } = await harness(t, { sessionSecret: SECRET });
+  const { app, system } = await harness(t, { system: 'fake', app: { sessionSecret: SECRET } });
   const planted = newSessionId();
   const issued = newSessionId();
   const cases: Array<[string, string]> = [

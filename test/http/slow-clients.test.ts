@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import t from 'tap';
-import { harness } from '../support/http-harness.js';
+import t, { type Test } from 'tap';
+import { harness } from '../support/harness.js';
 
 /** Opens a raw socket and writes `chunks` one at a time, `everyMs` apart, until the server closes it. */
 function trickle(port: number, chunks: string[], everyMs: number): { socket: Socket; closed: Promise<string> } {
@@ -20,8 +20,8 @@ function trickle(port: number, chunks: string[], everyMs: number): { socket: Soc
   return { socket, closed };
 }
 
-async function listening(t: Parameters<typeof harness>[0]): Promise<number> {
-  const { app } = await harness(t, { clientTimeoutMs: 300 });
+async function listening(t: Test): Promise<number> {
+  const { app } = await harness(t, { system: 'fake', app: { clientTimeoutMs: 300 } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not listening on a port');
@@ -54,7 +54,7 @@ t.test('a body that trickles in is cut off too', async (t) => {
 t.test('the default slow-client timeout is 10 s, as documented', async (t) => {
   // The tests above cut clients off after 0.3 s; the service's own default is read from the server
   // it configures instead of waited for, so the suite stays fast.
-  const { app } = await harness(t, { clientTimeoutMs: undefined });
+  const { app } = await harness(t, { system: 'fake', app: { clientTimeoutMs: undefined } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   t.equal(app.server.headersTimeout, 10_000, 'headers within 10 s');
   t.equal(app.server.requestTimeout, 10_000, 'the whole request within 10 s');

@@ -1,23 +1,21 @@
-import nock from 'nock';
 import OpenAI from 'openai';
 import t from 'tap';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { abortHonoringFetch } from '../../src/providers/abort-honoring-fetch.js';
 import { createProviderClient } from '../../src/providers/openai-client.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 // A collection between the call and its deadline is what broke the link from the caller's signal to
 // undici's request: forced here, so the case does not depend on the machine's memory pressure.
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+mockProviderHttp(t);
 
 const neverAnswers = () =>
-  nock('http://llm.test')
-    .get('/v1/models')
+  mockedProvider()
+    .models()
     .reply(() => new Promise<never>(() => undefined));
 
 // Without the guard this case hangs: bounded well below tap's per-file limit.

@@ -3,12 +3,11 @@ import OpenAI from 'openai';
 import t from 'tap';
 import { describeProviderError } from '../../src/providers/openai-client.js';
 import { KeyValidationError, sameProvider, validateProviderKey } from '../../src/providers/validate-key.js';
+import { MOCKED_BASE_URL, mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 const provider = { apiKey: 'sk-test-secret', baseURL: 'http://llm.test/v1', model: 'm' };
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+mockProviderHttp(t);
 
 const models = (...ids: string[]) => ({
   object: 'list',
@@ -16,8 +15,8 @@ const models = (...ids: string[]) => ({
 });
 
 t.test('a key the provider accepts is valid when it offers the configured models', async (t) => {
-  const scope = nock('http://llm.test', { reqheaders: { authorization: 'Bearer sk-test-secret' } })
-    .get('/v1/models')
+  const scope = mockedProvider(MOCKED_BASE_URL, { reqheaders: { authorization: 'Bearer sk-test-secret' } })
+    .models()
     .reply(200, models('m', 'gpt-4o-mini', 'other'));
   t.same(await validateProviderKey(provider, ['m', 'gpt-4o-mini'], 1000), { detail: 'key accepted, model m, gpt-4o-mini offered' });
   t.ok(scope.isDone());
@@ -25,8 +24,8 @@ t.test('a key the provider accepts is valid when it offers the configured models
 
 t.test('a model the provider does not offer fails, naming the model, the base URL and up to 10 models offered', async (t) => {
   const offered = Array.from({ length: 12 }, (_, i) => `llama3.${i}`);
-  nock('http://llm.test')
-    .get('/v1/models')
+  mockedProvider()
+    .models()
     .reply(200, models(...offered));
   const error = await validateProviderKey(provider, ['gpt-4o-mini'], 1000).catch((e: unknown) => e);
   t.type(error, KeyValidationError);
@@ -34,20 +33,20 @@ t.test('a model the provider does not offer fails, naming the model, the base UR
     (error as Error).message,
     'model "gpt-4o-mini" is not offered by http://llm.test/v1: it offers llama3.0, llama3.1, llama3.2, llama3.3, llama3.4, llama3.5, llama3.6, llama3.7, llama3.8, llama3.9 and 2 more',
   );
-  nock('http://llm.test').get('/v1/models').reply(200, models());
+  mockedProvider().models().reply(200, models());
   t.match(await validateProviderKey(provider, ['m'], 1000).catch((e: Error) => e.message), /"m" is not offered.*it lists no models/);
 });
 
 t.test('model names: name and name:latest are the same model at the startup check', async (t) => {
   // Ollama lists `llama3.2:latest` for `ollama pull llama3.2`; users configure either.
-  nock('http://llm.test').get('/v1/models').reply(200, models('llama3.2:latest', 'qwen2.5'));
+  mockedProvider().models().reply(200, models('llama3.2:latest', 'qwen2.5'));
   t.same(await validateProviderKey(provider, ['llama3.2', 'qwen2.5:latest'], 1000), {
     detail: 'key accepted, model llama3.2, qwen2.5:latest offered',
   });
-  nock('http://llm.test').get('/v1/models').reply(200, models('llama3.2:latest', 'llama3.2:1b'));
+  mockedProvider().models().reply(200, models('llama3.2:latest', 'llama3.2:1b'));
   const error = await validateProviderKey(provider, ['llama3.2:3b'], 1000).catch((e: Error) => e.message);
   t.match(error, /"llama3.2:3b" is not offered/, 'another tag is another model');
-  nock('http://llm.test').get('/v1/models').reply(200, models('llama3.2:1b'));
+  mockedProvider().models().reply(200, models('llama3.2:1b'));
   t.match(
     await validateProviderKey(provider, ['llama3.2'], 1000).catch((e: Error) => e.message),
     /"llama3.2" is not offered/,
@@ -64,8 +63,8 @@ t.test('credentials in the base URL never reach the message', async (t) => {
 });
 
 t.test('HTTP 429 counts as a valid key, with one call (no retries), the models unchecked', async (t) => {
-  const scope = nock('http://llm.test')
-    .get('/v1/models')
+  const scope = mockedProvider()
+    .models()
     .once()
     .reply(429, { error: { message: 'Rate limit reached' } });
   t.match(await validateProviderKey(provider, ['m'], 1000), { detail: /429/, modelsUnchecked: /HTTP 429/ });
@@ -81,7 +80,7 @@ t.test('401, 403, 500, connection errors and timeouts fail, saying why and never
     [(i) => i.replyWithError('socket hang up'), /cannot connect/],
   ];
   for (const [reply, pattern] of cases) {
-    reply(nock('http://llm.test').get('/v1/models'));
+    reply(mockedProvider().models());
     const error = await validateProviderKey(provider, ['m'], 100).catch((e: unknown) => e);
     t.type(error, KeyValidationError);
     t.match((error as Error).message, pattern);

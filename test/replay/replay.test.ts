@@ -7,7 +7,9 @@ import { EventLog } from '../../src/bus/event-log.js';
 import { EventLogLineError, type LoggedEvent } from '../../src/bus/event-log-reader.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { completion, harness, modelList } from '../support/chat-system-harness.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { harness } from '../support/harness.js';
+import { mockedProvider } from '../../testkit/provider-nock.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'event-logs');
 
@@ -75,10 +77,10 @@ t.test('a run with an event log (chat, drift, restart-free) replays to its emoti
     nock.cleanAll();
     nock.enableNetConnect();
   });
-  nock('http://llm.test').get('/v1/models').reply(200, modelList());
-  nock('http://llm.test').post('/v1/chat/completions').times(3).reply(200, completion('Noted.'));
+  mockedProvider().models().reply(200, modelList());
+  mockedProvider().completions().times(3).reply(200, completion('Noted.'));
   const dir = t.testdir();
-  const { system, bus, advance, file } = harness(t, { LLM_API_KEY: 'sk-test', DRIFT_INTERVAL_MS: '1000' }, dir);
+  const { system, bus, advance, file } = harness(t, { system: 'real', env: { LLM_API_KEY: 'sk-test', DRIFT_INTERVAL_MS: '1000' }, dir });
   const logFile = join(dir, 'events.jsonl');
   const log = new EventLog(bus, logFile);
   await log.opened();

@@ -3,17 +3,18 @@ import assert from 'node:assert/strict';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
-import nock from 'nock';
 import { bodyLimitFor } from '../../src/http/app.js';
-import { completion, modelList, readyApp } from '../support/chat-system-harness.js';
 import { ASSETS, allowedStatuses, chatRequests, hasHugeHeaders, requests, type RawRequest } from '../support/bad-requests.js';
-import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { readyApp } from '../support/harness.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 // docs/robustness.md, bad input: thousands of generated requests against the real app and
 // the real actor system (provider mocked), a few hundred more over real HTTP.
 // Each must get a documented status, a JSON error when it fails, no provider
 // call and no change of the emotions when rejected; a valid chat works after.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 const MAX = 64;
 const LIMIT = bodyLimitFor(MAX);
@@ -102,14 +103,13 @@ t.test('app.inject: 2,000 random requests to every endpoint', async (t) => {
 
 t.test('real HTTP on port 0: 150 random requests, keep-alive, against the whole service', async (t) => {
   let chats = 0;
-  nock(PROVIDER).get('/v1/models').reply(200, modelList());
-  nock(PROVIDER)
-    .persist()
-    .post('/v1/chat/completions')
-    .reply(() => {
-      chats += 1;
-      return [200, completion('Over the wire.')];
-    });
+  mockedProvider().models().reply(200, modelList());
+  const provider = mockedProvider();
+  provider.scope.persist();
+  provider.completions().reply(() => {
+    chats += 1;
+    return [200, completion('Over the wire.')];
+  });
   const service = await startRealService(t, { LLM_API_KEY: 'sk-test-robust', ...ENV });
   t.match(await service.settled(), { is_initialized: true });
   const { hostname, port } = new URL(service.service.address);

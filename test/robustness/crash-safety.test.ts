@@ -7,9 +7,9 @@ import { foldEvent } from '../../src/replay/fold-event.js';
 import type { EmotionState } from '../../src/emotions/state.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import { startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { eventually } from '../../testkit/eventually.js';
+import { listeningProvider } from '../../testkit/provider-stand-in.js';
 
 // docs/robustness.md, crash safety: `hub serve` in a child process, killed with SIGKILL
 // at random moments during a burst of chats and a 5 ms drift, many times over
@@ -38,7 +38,7 @@ async function statesOf(file: string): Promise<EmotionState[]> {
 }
 
 t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds a state that existed, and restarts exactly`, async (t) => {
-  const provider = await startFakeProvider(t);
+  const provider = await listeningProvider(t);
   const dir = t.testdir();
   const emotionsFile = join(dir, 'emotions.json');
   const env = { LLM_API_KEY: 'sk-test-crash', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: emotionsFile, DEBUG: '0' };

@@ -1,16 +1,16 @@
 import t from 'tap';
-import nock from 'nock';
 import { readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
 import { replayEventLog } from '../../src/replay/replay.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
-import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 // docs/robustness.md, load: 200 keep-alive clients poll /api/avatar once a second, as
 // the page does, for 3 s while chats and a fast drift change the emotions.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 const CLIENTS = 200;
 const POLLS = 3;
@@ -20,8 +20,8 @@ const PERIOD_MS = 1000;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test(`${CLIENTS} keep-alive clients poll the avatar while ${CHATS} chats run: no error, and the log replays to the file`, async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, modelList());
-  nock(PROVIDER).post('/v1/chat/completions').times(CHATS).delay(20).reply(200, completion('Thanks for telling me.'));
+  mockedProvider().models().reply(200, modelList());
+  mockedProvider().completions().times(CHATS).delay(20).reply(200, completion('Thanks for telling me.'));
   const warnings: string[] = [];
   const warned = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
   process.on('warning', warned);

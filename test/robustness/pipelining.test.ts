@@ -3,11 +3,12 @@ import { connect, type Socket } from 'node:net';
 import t from 'tap';
 import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../src/http/pipelining.js';
 import { eventually } from '../../testkit/eventually.js';
-import { mockProviderOnly, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
+import { mockProviderHttp } from '../../testkit/provider-nock.js';
 
 // Issue 23: connections that pipeline asset requests and never read the answers must not stall
 // the service, open a file per request, grow its memory or flood its log.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 const CONNECTIONS = 20;
 const REQUESTS = 1000;

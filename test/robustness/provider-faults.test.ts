@@ -1,23 +1,24 @@
 import t, { type Test } from 'tap';
-import nock from 'nock';
+import type nock from 'nock';
 import { readFileSync } from 'node:fs';
 import type { Bus } from '../../src/bus/bus.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
-import { BASE_URL, completion, harness, ofType, modelList } from '../support/chat-system-harness.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { harness } from '../support/harness.js';
+import { ofType } from '../support/bus-events.js';
 
 // docs/robustness.md, provider faults: what docs/specification.md#states says for each, at startup (the key
 // check) and during a chat, in one table. Cases already in
-// test/system/chat-system.test.ts are not repeated: 429 and 401/403 at
+// test/system/startup-and-keys.test.ts and model-failures.test.ts are not repeated: 429 and 401/403 at
 // startup, HTTP 500 and a blank reply during a chat.
 const KEY = 'sk-test-faults-0123456789';
 // Room for a loaded machine: a fault answered at once must never count as a timeout, so the
 // provider timeout is 2 s; the timeout case never answers (and holds no timer open).
 const ENV = { LLM_API_KEY: KEY, LLM_TIMEOUT_MS: '2000' };
 
-t.before(() => nock.disableNetConnect());
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+mockProviderHttp(t);
 
 type Fault = (scope: nock.Interceptor) => nock.Scope;
 
@@ -57,7 +58,7 @@ const CHAT_ONLY: Case[] = [
 
 const chat = (bus: Bus, message: string) =>
   bus.request({ type: 'chat.requested', session: 'visitor-a', message }, ['chat.replied', 'chat.rejected'], 10_000);
-const models = () => nock(BASE_URL.replace('/v1', '')).get('/v1/models');
+const models = () => mockedProvider().models();
 
 function fatalLine(t: Test, logs: Record<string, unknown>[], cause: RegExp): void {
   const fatal = logs.filter((line) => line.level === 60);
@@ -69,7 +70,7 @@ function fatalLine(t: Test, logs: Record<string, unknown>[], cause: RegExp): voi
 for (const { name, fault, cause } of FAULTS) {
   t.test(`startup, the key check meets ${name}: failed, one log line naming it, exit 1, nothing written`, async (t) => {
     fault(models());
-    const { system, logs, exited, file } = harness(t, ENV);
+    const { system, logs, exited, file } = harness(t, { system: 'real', env: ENV });
     system.start();
     t.equal(await system.settled(), 'failed');
     t.equal(await exited, 1);
@@ -80,7 +81,7 @@ for (const { name, fault, cause } of FAULTS) {
 
 t.test('startup, the key check meets JSON of another shape: the provider accepted the key, so it counts as valid', async (t) => {
   models().reply(200, { result: 'not a model list' });
-  const { system, exits, logs } = harness(t, ENV);
+  const { system, exits, logs } = harness(t, { system: 'real', env: ENV });
   system.start();
   t.equal(await system.settled(), 'ready');
   t.same(exits, []);
@@ -93,8 +94,8 @@ t.test('startup, the key check meets JSON of another shape: the provider accepte
 for (const { name, fault, cause } of [...FAULTS, ...CHAT_ONLY]) {
   t.test(`a chat meets ${name}: a rejection, the state flushed, one log line naming it, exit 1`, async (t) => {
     models().reply(200, modelList());
-    fault(nock(BASE_URL.replace('/v1', '')).post('/v1/chat/completions'));
-    const { system, bus, events, logs, exited, file } = harness(t, ENV);
+    fault(mockedProvider().completions());
+    const { system, bus, events, logs, exited, file } = harness(t, { system: 'real', env: ENV });
     system.start();
     t.equal(await system.settled(), 'ready');
     const reason = name === 'a timeout' ? 'provider_timeout' : 'provider_failed';

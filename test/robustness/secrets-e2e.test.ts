@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { requireBuilt } from '../support/built-cli.js';
-import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
-import { modelList } from '../support/chat-system-harness.js';
 import { serve, settledOver } from '../support/served-cli.js';
+import { json, listeningProvider, type ProviderBehaviour } from '../../testkit/provider-stand-in.js';
+import { modelList } from '../../testkit/provider-wire.js';
 
 // Keys a provider echoes back, as several proxies and local servers do in their error text.
 const LLM_KEY = 'sk-llm-e2e-marker-7f3a';
@@ -33,7 +33,7 @@ function nonJsonLines(text: string): string[] {
 t.before(() => requireBuilt());
 
 t.test('a provider that echoes the key at startup: the fatal line and stderr hold no key', async (t) => {
-  const provider = await startFakeProvider(t, (request) =>
+  const provider = await listeningProvider(t, (request) =>
     json(401, { error: { message: echo(request), type: 'invalid_request_error', code: 'invalid_api_key' } }),
   );
   const run = serve(t, { LLM_API_KEY: LLM_KEY, LLM_BASE_URL: provider.baseURL, DEBUG: '1' });
@@ -52,7 +52,7 @@ t.test('provider retries that echo the key in a chat: log, bodies and EVENT_LOG 
       ? json(200, modelList())
       : // Retryable (500), and quick to retry: the openai client honours retry-after-ms.
         { ...json(500, { error: { message: echo(request) } }), headers: { 'retry-after-ms': '1' } };
-  const provider = await startFakeProvider(t, failing);
+  const provider = await listeningProvider(t, failing);
   const dir = t.testdir();
   const eventLog = join(dir, 'events.jsonl');
   const run = serve(t, {

@@ -5,8 +5,8 @@ import { roundEmotions } from '../../src/emotions/model.js';
 import { parseEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import { CookieJar } from '../support/cookie-jar.js';
-import { healthy, startFakeProvider } from '../support/fake-provider.js';
 import { serve, settledOver } from '../support/served-cli.js';
+import { healthy, listeningProvider } from '../../testkit/provider-stand-in.js';
 
 // Issue 20, "every answered chat is kept": the built `hub serve`, one visitor chatting without a
 // pause, killed with SIGKILL at random moments. After each restart the mood is the mood of the last
@@ -16,7 +16,7 @@ const KILLS = 8;
 const random = seededRandom(20);
 
 t.test(`SIGKILL ${KILLS} times mid-conversation: the mood and the conversation are those of the last answered chat`, async (t) => {
-  const provider = await startFakeProvider(t, healthy('Noted.'));
+  const provider = await listeningProvider(t, healthy('Noted.'));
   const dir = t.testdir();
   const emotionsFile = join(dir, 'emotions.json');
   const env = { LLM_API_KEY: 'sk-test-kill', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: emotionsFile, DRIFT_INTERVAL_MS: '86400000' };

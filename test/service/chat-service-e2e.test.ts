@@ -1,14 +1,14 @@
 import t from 'tap';
-import nock from 'nock';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_EMOTIONS, roundEmotions } from '../../src/emotions/model.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
-import { PROVIDER, mockProviderOnly, startRealService as start } from '../support/real-service.js';
+import { startRealService as start } from '../support/real-service.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 // The real composition root and the real actor system on 127.0.0.1, port 0;
 // only the model provider is mocked, at its base URL.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 t.test('no key: the page is served, the API says missing_llm_key and points to /error', async (t) => {
   const service = await start(t, {});
@@ -42,7 +42,7 @@ t.test('no key: the page is served, the API says missing_llm_key and points to /
 
 t.test('with a key: initializing first, then ready; a chat replies and moves the emotions', async (t) => {
   // The key check answers late, so the service is seen initializing first.
-  const models = nock(PROVIDER).get('/v1/models').delay(300).reply(200, modelList());
+  const models = mockedProvider().models().delay(300).reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e' });
   t.match((await service.get('/api/is_initialized')).body, { is_initialized: false, initializing: true, status: 'initializing' });
   const early = await service.chat({ message: 'are you there?' });
@@ -58,8 +58,8 @@ t.test('with a key: initializing first, then ready; a chat replies and moves the
   t.match(before, { is_initialized: true, status: 'ready', last_updated: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/ });
 
   let sent: any;
-  const reply = nock(PROVIDER)
-    .post('/v1/chat/completions', (body) => (sent = body) !== undefined)
+  const reply = mockedProvider()
+    .completions((body) => (sent = body) !== undefined)
     .reply(200, completion('What a <b>lovely</b> day!'));
   const chat = await service.chat({ message: 'I love this wonderful sunny day' });
   t.equal(chat.status, 200);
@@ -87,10 +87,10 @@ t.test('with a key: initializing first, then ready; a chat replies and moves the
 });
 
 t.test('a bad request never reaches the provider and never changes the emotions', async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, modelList());
+  mockedProvider().models().reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e', MAX_MESSAGE_LENGTH: '20' });
   await service.settled();
-  const untouched = nock(PROVIDER).post('/v1/chat/completions').reply(200, completion('should not be asked'));
+  const untouched = mockedProvider().completions().reply(200, completion('should not be asked'));
   const before = (await service.get('/api/avatar')).body;
   t.same((await service.chat({})).body, { error: 'No message provided' });
   t.equal((await service.chat({ message: '   ' })).status, 400);
@@ -112,11 +112,11 @@ t.test('a bad request never reaches the provider and never changes the emotions'
 });
 
 t.test('a provider failure during a chat: a JSON error, the event log flushed, then exit(1)', async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, modelList());
+  mockedProvider().models().reply(200, modelList());
   const service = await start(t, { LLM_API_KEY: 'sk-test-e2e' });
   await service.settled();
-  nock(PROVIDER)
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .reply(500, { error: { message: 'model overloaded' } });
   const chat = await service.chat({ message: 'hello there' });
   t.equal(chat.status, 502);

@@ -1,22 +1,22 @@
 import t from 'tap';
-import nock from 'nock';
 import { mkdirSync } from 'node:fs';
 import { eventually } from '../../testkit/eventually.js';
 import { readyPage } from '../support/browser.js';
-import { completionStream, modelList } from '../support/chat-system-harness.js';
-import { PROVIDER, mockProviderOnly, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
+import { completionStream, modelList } from '../../testkit/provider-wire.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 // The whole product as a user meets it: the real service and actor system, a
 // real browser, and only the OpenAI-compatible provider mocked.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 const widths = `['joy','sadness','anger','fear','curiosity'].map((name) => document.getElementById(name + '-bar').style.width)`;
 
 t.test('with a key for an OpenAI-compatible server, the page chats and the bars move', async (t) => {
-  nock(PROVIDER).get('/v1/models').reply(200, modelList());
+  mockedProvider().models().reply(200, modelList());
   // The page asks for a streamed reply.
-  nock(PROVIDER)
-    .post('/v1/chat/completions')
+  mockedProvider()
+    .completions()
     .reply(200, completionStream('That makes me ', '<em>happy</em> too!'), { 'content-type': 'text/event-stream' });
   const { service } = await startRealService(t, { LLM_API_KEY: 'sk-test-page' }, { pollIntervalMs: 100 });
 

@@ -1,4 +1,3 @@
-import nock from 'nock';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,19 +8,23 @@ import { redisKeys } from '../../src/redis/keys.js';
 import { replayMoodStream } from '../../src/redis/mood-history.js';
 import { loadMoodSnapshot } from '../../src/redis/mood-snapshot.js';
 import { replayEventLog } from '../../src/replay/replay.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
 import { eventually } from '../../testkit/eventually.js';
-import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
 // The composition root in this process with REDIS_URL: the choice of adapters, and what it
 // leaves behind. test/service/replicas-e2e.test.ts runs replicas as `hub serve` processes.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 const REPLICA = { LLM_API_KEY: 'sk-test-replica', DRIFT_INTERVAL_MS: '86400000' };
 
 function provider(): void {
-  nock(PROVIDER).persist().get('/v1/models').reply(200, modelList()).post('/v1/chat/completions').reply(200, completion('Noted.'));
+  const provider = mockedProvider();
+  provider.scope.persist();
+  provider.models().reply(200, modelList());
+  provider.completions().reply(200, completion('Noted.'));
 }
 
 t.test('two services on one REDIS_URL share the mood; the first seeds it from its emotions file', async (t) => {

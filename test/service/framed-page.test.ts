@@ -3,8 +3,8 @@ import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchChromium } from '../support/browser.js';
 import { eventually } from '../../testkit/eventually.js';
-import { healthy, startFakeProvider } from '../support/fake-provider.js';
 import { startRealService } from '../support/real-service.js';
+import { healthy, listeningProvider } from '../../testkit/provider-stand-in.js';
 
 // The page as a Hugging Face Space shows it: in a frame on another site. The real service runs as
 // on a Space (SPACE_ID set) behind a stand-in for the Space's proxy, which ends TLS and says so in
@@ -47,7 +47,7 @@ function framingSite(src: () => string): Server {
 }
 
 t.test('framed from an origin in FRAME_ANCESTORS, the page chats and keeps one conversation', async (t) => {
-  const provider = await startFakeProvider(t, healthy('Nice to hear from you.'));
+  const provider = await listeningProvider(t, healthy('Nice to hear from you.'));
   let proxied = '';
   const site = await listen(
     framingSite(() => proxied),
@@ -99,7 +99,7 @@ t.test('framed from an origin in FRAME_ANCESTORS, the page chats and keeps one c
 });
 
 t.test('an origin not in FRAME_ANCESTORS cannot frame the page', async (t) => {
-  const provider = await startFakeProvider(t);
+  const provider = await listeningProvider(t);
   let target = '';
   const site = await listen(
     framingSite(() => target),

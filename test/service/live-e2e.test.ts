@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import t from 'tap';
-import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
 import { eventually } from '../../testkit/eventually.js';
-import { json, startFakeProvider, type ChatCompletionBody } from '../support/fake-provider.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { SseReader } from '../support/sse-client.js';
+import { echoing, listeningProvider } from '../../testkit/provider-stand-in.js';
 import { streamedChat } from '../support/streaming.js';
 
 // `hub serve` as users run it (npm test builds bin/ first): streamed replies and the pushed mood,
@@ -16,9 +15,7 @@ const NO_DRIFT = { DRIFT_INTERVAL_MS: '86400000', DEBUG: '0' };
 
 t.test('two replicas: a streamed chat on one is pushed to the listeners of both; shutdown ends the streams and the process', async (t) => {
   const redis = await startRedisServer(t);
-  const provider = await startFakeProvider(t, (request, body?: ChatCompletionBody) =>
-    request.url?.endsWith('/models') ? json(200, modelList()) : json(200, completion(`You said: ${body?.messages.at(-1)?.content}`)),
-  );
+  const provider = await listeningProvider(t, echoing());
   const dir = t.testdir();
   const runs = [0, 1].map((n) =>
     serve(t, {

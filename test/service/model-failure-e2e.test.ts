@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
-import { json, startFakeProvider, type ProviderBehaviour } from '../support/fake-provider.js';
 import { eventually } from '../../testkit/eventually.js';
-import { mockProviderOnly, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
 import { SseReader } from '../support/sse-client.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { json, listeningProvider, type ProviderBehaviour } from '../../testkit/provider-stand-in.js';
+import { mockProviderHttp } from '../../testkit/provider-nock.js';
 
 // ON_MODEL_FAILURE=exit (the default, docs/specification.md#states) with other visitors' chats in flight: the failed
 // chat fails alone; the others run to their end (their replies are healthy), new chats get 503 with
 // Retry-After meanwhile, then the state is flushed and the process exits 1; over real sockets (no reset).
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 /** Until released, every completion waits; a message starting with "fail" fails at once. */
 function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number; release: () => void } {
@@ -32,7 +33,7 @@ function heldProvider(): { behaviour: ProviderBehaviour; waiting: () => number; 
 /** A ready service whose provider holds every completion until released; the chats' deadline far off. */
 async function heldService(t: Test) {
   const held = heldProvider();
-  const provider = await startFakeProvider(t, held.behaviour);
+  const provider = await listeningProvider(t, held.behaviour);
   const service = await startRealService(t, {
     LLM_API_KEY: 'sk-test-exit',
     LLM_BASE_URL: provider.baseURL,
@@ -113,7 +114,7 @@ t.test("a streamed reply in flight is not cut by another visitor's failure: its 
 
 t.test('a provider timeout: that chat answers 504, the others in flight run to their own end, then exit 1', async (t) => {
   const held = heldProvider();
-  const provider = await startFakeProvider(t, held.behaviour);
+  const provider = await listeningProvider(t, held.behaviour);
   const service = await startRealService(t, {
     LLM_API_KEY: 'sk-test-exit',
     LLM_BASE_URL: provider.baseURL,

@@ -1,14 +1,14 @@
 import t from 'tap';
 import { launchChromium } from '../support/browser.js';
 import { eventually } from '../../testkit/eventually.js';
-import { healthy, startFakeProvider } from '../support/fake-provider.js';
 import { startRealService } from '../support/real-service.js';
+import { healthy, listeningProvider } from '../../testkit/provider-stand-in.js';
 
 // The terminal with the defaults (debug on), while a real Chromium keeps the page open: its polls,
 // its event stream and its assets write nothing; a chat writes a few lines that say what happened.
 
 t.test('an open page writes no line; a chat writes a few, none with its text', async (t) => {
-  const provider = await startFakeProvider(t, healthy('Glad you came by.'));
+  const provider = await listeningProvider(t, healthy('Glad you came by.'));
   // The page polls ten times a second here: a minute's polls at the real 1 s in six seconds.
   const { service, logs } = await startRealService(
     t,

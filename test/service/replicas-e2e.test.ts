@@ -9,12 +9,11 @@ import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { redisKeys } from '../../src/redis/keys.js';
 import { decodeMoodEntry, STREAM_START, type StreamPosition } from '../../src/redis/mood-entry.js';
 import { runBuiltCli } from '../support/built-cli.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
 import { eventually } from '../../testkit/eventually.js';
-import { json, startFakeProvider, type ChatCompletionBody, type FakeProvider } from '../support/fake-provider.js';
 import { redisClient, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { serve, settledOver, type Run } from '../support/served-cli.js';
+import { echoing, listeningProvider, type ListeningProvider } from '../../testkit/provider-stand-in.js';
 
 // Three `hub serve` processes on one real redis-server, answered by an OpenAI-compatible stand-in
 // that echoes each message and records every prompt. npm test builds bin/ first.
@@ -27,16 +26,14 @@ interface Replica {
   readonly address: string;
 }
 
-async function echoProvider(t: Test): Promise<FakeProvider> {
-  return startFakeProvider(t, (request, body?: ChatCompletionBody) =>
-    request.url?.endsWith('/models') ? json(200, modelList()) : json(200, completion(`You said: ${body?.messages.at(-1)?.content}`)),
-  );
+async function echoProvider(t: Test): Promise<ListeningProvider> {
+  return listeningProvider(t, echoing());
 }
 
 async function startReplicas(
   t: Test,
   redis: RedisServer,
-  provider: FakeProvider,
+  provider: ListeningProvider,
   env: Record<string, string>,
   count = 3,
 ): Promise<Replica[]> {

@@ -1,15 +1,15 @@
-import nock from 'nock';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { newSessionId, SESSION_COOKIE, signSessionId } from '../../src/http/session.js';
 import { SESSION_SECRET_FILE } from '../../src/config/session-secret.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
-import { mockProviderOnly, PROVIDER, startRealService } from '../support/real-service.js';
+import { startRealService } from '../support/real-service.js';
 import { startRedisServer } from '../support/redis-server.js';
+import { completion, modelList } from '../../testkit/provider-wire.js';
+import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 /** The session cookie value a GET / hands out, or undefined when it hands out none. */
 async function cookieFrom(address: string, sent?: string): Promise<string | undefined> {
@@ -38,7 +38,10 @@ t.test('an id issued before a restart is still accepted after it (same folder, s
 });
 
 t.test('replicas on one Redis without SESSION_SECRET accept the ids the others issued', async (t) => {
-  nock(PROVIDER).persist().get('/v1/models').reply(200, modelList()).post('/v1/chat/completions').reply(200, completion('Noted.'));
+  const provider = mockedProvider();
+  provider.scope.persist();
+  provider.models().reply(200, modelList());
+  provider.completions().reply(200, completion('Noted.'));
   const redis = await startRedisServer(t);
   const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-session-replicas-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));

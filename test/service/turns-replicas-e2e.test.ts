@@ -2,12 +2,12 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { completionFrame, COMPLETION_END, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
 import { eventually } from '../../testkit/eventually.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { SseReader } from '../support/sse-client.js';
+import { COMPLETION_END, completionFrame, modelList } from '../../testkit/provider-wire.js';
 
 // Two `hub serve` replicas on one real redis-server: a turn written by one is resumed from the
 // other, and when its writer is killed, the survivor ends it with an error frame within 5 s.

@@ -6,14 +6,15 @@ import { DEFAULT_EMOTIONS, processMessage, round2 } from '../../src/emotions/mod
 import { appraise } from '../../src/appraisal/appraisal.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { serializeState } from '../../src/persistence/emotions-file.js';
-import { completion, modelList } from '../support/chat-system-harness.js';
 import { CookieJar } from '../support/cookie-jar.js';
-import { json, startFakeProvider, type ChatCompletionBody, type FakeProvider } from '../support/fake-provider.js';
-import { mockProviderOnly, startRealService, type Started } from '../support/real-service.js';
+import { startRealService, type Started } from '../support/real-service.js';
+import { completion } from '../../testkit/provider-wire.js';
+import { echoing, json, listeningProvider, type ChatCompletionBody, type ListeningProvider } from '../../testkit/provider-stand-in.js';
+import { mockProviderHttp } from '../../testkit/provider-nock.js';
 
 // The real composition root and actor system on 127.0.0.1, answered by an OpenAI-compatible
 // stand-in on 127.0.0.1 that records every prompt it is sent.
-mockProviderOnly(t);
+mockProviderHttp(t, '127.0.0.1');
 
 const NO_DRIFT = { DRIFT_INTERVAL_MS: '86400000' };
 
@@ -21,16 +22,13 @@ const NO_DRIFT = { DRIFT_INTERVAL_MS: '86400000' };
 const history = (prompt: ChatCompletionBody | undefined) => prompt?.messages.slice(1, -1).map((m) => `${m.role}: ${m.content}`);
 
 /** Echoes the message back, so each reply says whose it was. */
-const echo = (_request: unknown, body: ChatCompletionBody | undefined) =>
-  json(200, completion(`You said: ${body?.messages.at(-1)?.content}`));
+const echo = echoing();
 
 async function serviceWith(
   t: Parameters<typeof startRealService>[0],
   env: Record<string, string> = {},
-): Promise<{ provider: FakeProvider; service: Started }> {
-  const provider = await startFakeProvider(t, (request, body) =>
-    request.url?.endsWith('/models') ? json(200, modelList()) : echo(request, body),
-  );
+): Promise<{ provider: ListeningProvider; service: Started }> {
+  const provider = await listeningProvider(t, echo);
   const service = await startRealService(t, { LLM_API_KEY: 'sk-test-visitors', LLM_BASE_URL: provider.baseURL, ...NO_DRIFT, ...env });
   t.match(await service.settled(), { is_initialized: true });
   return { provider, service };

@@ -1,4 +1,3 @@
-import nock from 'nock';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { createChatSystem } from '../../src/system/chat-system.js';
@@ -7,21 +6,8 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
 import type { SystemServices } from '../../src/actors/system-machine.js';
 import { startChatService, type ChatService, type ChatServiceOptions } from '../../src/service/chat-service.js';
-import { BASE_URL } from './chat-system-harness.js';
+import { MOCKED_BASE_URL } from '../../testkit/provider-nock.js';
 import { eventually } from '../../testkit/eventually.js';
-
-/** The mocked OpenAI-compatible provider, the one the actor system's harness mocks: its origin, for nock. */
-export const PROVIDER = new URL(BASE_URL).origin;
-
-/** No network but loopback (the service under test) and the provider's mocks. */
-export function mockProviderOnly(t: Test): void {
-  t.before(() => {
-    nock.disableNetConnect();
-    nock.enableNetConnect('127.0.0.1');
-  });
-  t.afterEach(() => nock.cleanAll());
-  t.teardown(() => nock.enableNetConnect());
-}
 
 export interface Started {
   readonly service: ChatService;
@@ -49,7 +35,7 @@ export async function startRealService(t: Test, env: Record<string, string>, app
     config: loadChatConfig({
       PORT: '0',
       HOST: '127.0.0.1',
-      LLM_BASE_URL: BASE_URL,
+      LLM_BASE_URL: MOCKED_BASE_URL,
       LLM_TIMEOUT_MS: '1000',
       EMOTIONS_FILE: join(dir, 'emotions.json'),
       EVENT_LOG: join(dir, 'events.jsonl'),

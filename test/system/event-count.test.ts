@@ -1,8 +1,8 @@
 import t from 'tap';
 import { Compile } from 'typebox/compile';
 import { MoodChangedSchema } from '../../src/bus/events.js';
-import { readyApp } from '../support/chat-system-harness.js';
 import { eventually } from '../../testkit/eventually.js';
+import { readyApp } from '../support/harness.js';
 
 // What one chat and one drift tick cost on the bus: each change of the mood is one event
 // (`mood.changed`), not a change plus the emotions plus the avatar.

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { harness } from '../../support/http-harness.js';
+import { harness } from '../../support/harness.js';
 
 t.test('ready: shape, rounded emotions and sentiment, is_initialized, ISO last_updated, status ready', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.avatarShape = 'Triangle';
   system.emotions = { joy: 0.8765, sadness: 0.001, anger: 0.335, fear: 0.2, curiosity: 0.999 };
   system.sentiment = { sentiment: 'positive', positive: 0.6666, negative: 0.3333 };
@@ -22,7 +22,7 @@ t.test('ready: shape, rounded emotions and sentiment, is_initialized, ISO last_u
 });
 
 t.test('successive polls follow the state: the same body while it holds, the new one once it changes', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const first = await app.inject('/api/avatar');
   t.equal((await app.inject('/api/avatar')).body, first.body, 'unchanged state, same bytes');
   system.emotions = { joy: 0.1, sadness: 0.9, anger: 0.2, fear: 0.3, curiosity: 0.4 };
@@ -42,7 +42,7 @@ t.test('successive polls follow the state: the same body while it holds, the new
 });
 
 t.test('while not ready it is still 200, saying the phase, so the page can keep polling', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   for (const [phase, status] of [
     ['initializing', 'initializing'],
     ['keyMissing', 'missing_llm_key'],
@@ -56,7 +56,7 @@ t.test('while not ready it is still 200, saying the phase, so the page can keep 
 });
 
 t.test('when the avatar cannot be read: 500 with the body of docs/specification.md#endpoints', async (t) => {
-  const { app, system, logs } = await harness(t);
+  const { app, system, logs } = await harness(t, { system: 'fake' });
   system.answersStatus = false;
   const response = await app.inject('/api/avatar');
   t.equal(response.statusCode, 500);

@@ -1,5 +1,4 @@
-import t from 'tap';
-import { COMPLETION_END, completionFrame, completionStream, modelList, ofType } from '../../support/chat-system-harness.js';
+import t, { type Test } from 'tap';
 import type { BusEvent } from '../../../src/bus/events.js';
 
 /** The mood changes a chat committed. */
@@ -7,14 +6,19 @@ const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filte
 import { CookieJar } from '../../support/cookie-jar.js';
 import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
-import { heldProvider, served, streamedChat } from '../../support/streaming.js';
+import { COMPLETION_END, completion, completionFrame } from '../../../testkit/provider-wire.js';
+import { ofType } from '../../support/bus-events.js';
+import { heldProvider } from '../../../testkit/held-completions.js';
+import { harness } from '../../support/harness.js';
+import { json, offering, providerStandIn } from '../../../testkit/provider-stand-in.js';
+import { streamedChat } from '../../support/streaming.js';
 
 // No nock here: its interception of fetch would hold a stream's pieces until the stream ends.
 
 /** A streamed chat whose provider stream breaks after its first piece; resolves once the reply's stream has ended. */
-async function brokenAfterOnePiece(t: Parameters<typeof served>[0], env: Record<string, string> = {}) {
+async function brokenAfterOnePiece(t: Test, env: Record<string, string> = {}) {
   const { body, fetch, completions } = heldProvider();
-  const service = await served(t, { env, fetch, dialogueRetries: 2 });
+  const service = await harness(t, { system: 'real', served: true, env, fetch, dialogueRetries: 2 });
   const reader = new SseReader((await streamedChat(service.visitor, 'tell me')).body!);
   body.write(completionFrame('Half a '));
   await eventually('the first piece', () => reader.data('token').length === 1);
@@ -42,7 +46,7 @@ t.test('a stream that breaks with ON_MODEL_FAILURE=exit: event: error, then the 
 
 t.test('stop: the stream ends with event: error at once, the provider call is aborted, nothing commits, no exit', async (t) => {
   const { body, aborted, fetch } = heldProvider();
-  const { visitor, events, exits, system, address } = await served(t, { fetch });
+  const { visitor, events, exits, system, address } = await harness(t, { system: 'real', served: true, fetch });
   const response = await streamedChat(visitor, 'write me a long story');
   const reader = new SseReader(response.body!);
   body.write(completionFrame('Once upon '));
@@ -78,7 +82,7 @@ t.test('stop: the stream ends with event: error at once, the provider call is ab
 
 t.test('a dropped connection is not a stop: the reply runs to its end, commits and is in the history', async (t) => {
   const { body, aborted, fetch } = heldProvider();
-  const { visitor, events } = await served(t, { fetch });
+  const { visitor, events } = await harness(t, { system: 'real', served: true, fetch });
   let providerAborted = false;
   void aborted.then(() => (providerAborted = true));
   const client = new AbortController();
@@ -104,17 +108,24 @@ t.test('a dropped connection is not a stop: the reply runs to its end, commits a
 });
 
 t.test('a stream that fails before its first piece is tried again within the deadline', async (t) => {
-  let calls = 0;
-  const fetch: typeof globalThis.fetch = async (input) => {
-    if (String(input instanceof Request ? input.url : input).endsWith('/models')) return Response.json(modelList());
-    calls += 1;
-    if (calls === 1) return Response.json({ error: { message: 'overloaded' } }, { status: 503, headers: { 'retry-after-ms': '0' } });
-    return new Response(completionStream('Second ', 'time.'), { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  };
-  const { visitor, events } = await served(t, { fetch, dialogueRetries: 2, env: { ON_MODEL_FAILURE: 'stay' } });
+  // The first call fails (quick to retry); the next streams "Second " and "time.".
+  const provider = providerStandIn(
+    offering(() =>
+      provider.prompts.length === 1
+        ? { ...json(503, { error: { message: 'overloaded' } }), headers: { 'retry-after-ms': '0' } }
+        : json(200, completion('Second time.')),
+    ),
+  );
+  const { visitor, events } = await harness(t, {
+    system: 'real',
+    served: true,
+    fetch: provider.fetch,
+    dialogueRetries: 2,
+    env: { ON_MODEL_FAILURE: 'stay' },
+  });
   const reader = new SseReader((await streamedChat(visitor, 'hello')).body!);
   await reader.done;
-  t.equal(calls, 2, 'the 503 was retried');
+  t.equal(provider.prompts.length, 2, 'the 503 was retried');
   t.same(reader.data('token'), [{ text: 'Second ' }, { text: 'time.' }]);
   t.match(reader.data('done'), [{ response: 'Second time.' }]);
   t.equal(chatChanges(events).length, 1);
@@ -122,7 +133,9 @@ t.test('a stream that fails before its first piece is tried again within the dea
 
 t.test("a stream still going when the chat's LLM_TIMEOUT_MS runs out: aborted, PROVIDER_TIMEOUT, nothing commits", async (t) => {
   const { body, aborted, fetch, completions } = heldProvider();
-  const { visitor, events, exits } = await served(t, {
+  const { visitor, events, exits } = await harness(t, {
+    system: 'real',
+    served: true,
     fetch,
     dialogueRetries: 2,
     env: { ON_MODEL_FAILURE: 'stay', LLM_TIMEOUT_MS: '1500' },

@@ -1,30 +1,27 @@
-import nock from 'nock';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { eventually } from '../../../testkit/eventually.js';
 import t from 'tap';
-import { START, completion, completionStream, modelList, ofType } from '../../support/chat-system-harness.js';
 import type { BusEvent } from '../../../src/bus/events.js';
 
 /** The mood changes a chat committed. */
 const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filter(({ change }) => change.kind === 'chat');
 import { SseReader } from '../../support/sse-client.js';
-import { served, streamedChat } from '../../support/streaming.js';
+import { START, harness } from '../../support/harness.js';
+import { completion, completionStream, modelList } from '../../../testkit/provider-wire.js';
+import { ofType } from '../../support/bus-events.js';
+import { streamedChat } from '../../support/streaming.js';
+import { mockProviderHttp, mockedProvider } from '../../../testkit/provider-nock.js';
 
-t.before(() => {
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-// Every served system validates its key once.
-t.beforeEach(() => void nock('http://llm.test').get('/v1/models').reply(200, modelList()));
-t.afterEach(() => nock.cleanAll());
-t.teardown(() => nock.enableNetConnect());
+mockProviderHttp(t, '127.0.0.1');
+// Every harness system validates its key once.
+t.beforeEach(() => void mockedProvider().models().reply(200, modelList()));
 
 t.test('a streamed chat: a token frame per piece, then done with the JSON body once the mood committed', async (t) => {
-  const { visitor, events, bus } = await served(t);
+  const { visitor, events, bus } = await harness(t, { system: 'real', served: true });
   let asked: { stream?: boolean } | undefined;
-  nock('http://llm.test')
-    .post('/v1/chat/completions', (body) => ((asked = body), true))
+  mockedProvider()
+    .completions((body) => ((asked = body), true))
     .reply(200, completionStream('Glad ', 'to **hear** ', 'it!'), { 'content-type': 'text/event-stream' });
   const response = await streamedChat(visitor, 'I love this sunny day');
   t.equal(response.status, 200);
@@ -53,8 +50,8 @@ t.test('a streamed chat: a token frame per piece, then done with the JSON body o
 });
 
 t.test('a JSON chat publishes no token events and answers as before', async (t) => {
-  const { visitor, events } = await served(t);
-  nock('http://llm.test').post('/v1/chat/completions').reply(200, completion('Plain.'));
+  const { visitor, events } = await harness(t, { system: 'real', served: true });
+  mockedProvider().completions().reply(200, completion('Plain.'));
   const { status, body } = await visitor.chat('hello');
   t.equal(status, 200);
   t.match(body, { response: 'Plain.', is_initialized: true });
@@ -62,7 +59,7 @@ t.test('a JSON chat publishes no token events and answers as before', async (t) 
 });
 
 t.test('rejections found before the stream stay plain JSON with their statuses', async (t) => {
-  const { visitor, system } = await served(t, { start: false });
+  const { visitor, system } = await harness(t, { system: 'real', served: true, start: false });
   const early = await streamedChat(visitor, 'hello');
   t.equal(early.status, 503);
   t.match(early.headers.get('content-type'), /application\/json/);
@@ -80,8 +77,8 @@ t.test('rejections found before the stream stay plain JSON with their statuses',
 });
 
 t.test('an empty streamed reply is a model failure (stay: event: error, nothing commits)', async (t) => {
-  const { visitor, events } = await served(t, { env: { ON_MODEL_FAILURE: 'stay' } });
-  nock('http://llm.test').post('/v1/chat/completions').reply(200, completionStream('  '), { 'content-type': 'text/event-stream' });
+  const { visitor, events } = await harness(t, { system: 'real', served: true, env: { ON_MODEL_FAILURE: 'stay' } });
+  mockedProvider().completions().reply(200, completionStream('  '), { 'content-type': 'text/event-stream' });
   const reader = new SseReader((await streamedChat(visitor, 'hello')).body!);
   await reader.done;
   t.match(reader.data('error'), [{ code: 'PROVIDER_FAILED' }]);
@@ -89,10 +86,8 @@ t.test('an empty streamed reply is a model failure (stay: event: error, nothing 
 });
 
 t.test('Connection: close is honoured by a streamed chat: the socket closes once done is out', async (t) => {
-  const { address } = await served(t);
-  nock('http://llm.test')
-    .post('/v1/chat/completions')
-    .reply(200, completionStream('Glad ', 'to hear it!'), { 'content-type': 'text/event-stream' });
+  const { address } = await harness(t, { system: 'real', served: true });
+  mockedProvider().completions().reply(200, completionStream('Glad ', 'to hear it!'), { 'content-type': 'text/event-stream' });
   const socket = connect(Number(new URL(address).port), '127.0.0.1');
   const body = JSON.stringify({ message: 'I love this sunny day' });
   socket.write(

@@ -1,10 +1,13 @@
 import t from 'tap';
-import { COMPLETION_END, completionFrame, ofType } from '../../support/chat-system-harness.js';
 import type { BusEvent } from '../../../src/bus/events.js';
 import { CookieJar } from '../../support/cookie-jar.js';
 import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
-import { heldCalls, served, streamedChat, streamedTo } from '../../support/streaming.js';
+import { COMPLETION_END, completionFrame } from '../../../testkit/provider-wire.js';
+import { ofType } from '../../support/bus-events.js';
+import { heldCalls } from '../../../testkit/held-completions.js';
+import { harness } from '../../support/harness.js';
+import { streamedChat, streamedTo } from '../../support/streaming.js';
 
 // Turns: the Turn-Id, the frames' ids, resuming (GET /api/chat/turns/:id), stop by turn, regenerate
 // and edit, and the visitor's feed. No nock: its interception would hold a stream's pieces until it ends.
@@ -34,7 +37,7 @@ t.test(
   'a turn: Turn-Id, ids that grow, and a resume after a dropped connection gets each missed frame once, then the rest live',
   async (t) => {
     const { calls, fetch } = heldCalls();
-    const { visitor, address } = await served(t, { fetch });
+    const { visitor, address } = await harness(t, { system: 'real', served: true, fetch });
     const client = new AbortController();
     const response = await streamedChat(visitor, 'tell me a story', client.signal);
     const turn = response.headers.get('turn-id');
@@ -88,7 +91,7 @@ t.test(
 
 t.test('stop by turn: only that turn stops and is kept, marked stopped; the other runs on', async (t) => {
   const { calls, fetch } = heldCalls();
-  const { visitor, events } = await served(t, { fetch });
+  const { visitor, events } = await harness(t, { system: 'real', served: true, fetch });
   const a = await streamedChat(visitor, 'first tab asks');
   const readerA = new SseReader(a.body!);
   await eventually('the first call', () => calls.length === 1);
@@ -127,7 +130,7 @@ t.test('stop by turn: only that turn stops and is kept, marked stopped; the othe
 
 t.test('regenerate: a new reply to the same message, the earlier in alternatives, the mood does not move', async (t) => {
   const { calls, fetch } = heldCalls();
-  const { visitor, events } = await served(t, { fetch });
+  const { visitor, events } = await harness(t, { system: 'real', served: true, fetch });
   const nothing = await visitor.fetch('/api/chat/regenerate', { method: 'POST' });
   t.equal(nothing.status, 409, 'nothing to regenerate before a first message');
   t.match(await nothing.json(), { error: /no last message/ });
@@ -160,7 +163,7 @@ t.test('regenerate: a new reply to the same message, the earlier in alternatives
 
 t.test('edit: a new exchange in place of the last, the earlier kept; the mood moves by the new message', async (t) => {
   const { calls, fetch } = heldCalls();
-  const { visitor, events } = await served(t, { fetch });
+  const { visitor, events } = await harness(t, { system: 'real', served: true, fetch });
   await exchange(visitor, calls, 'hello there', 'Hi!');
   await exchange(visitor, calls, 'I hate rainy days', 'Sorry to hear.');
   const bad = await visitor.fetch('/api/chat/edit', {
@@ -189,7 +192,7 @@ t.test('edit: a new exchange in place of the last, the earlier kept; the mood mo
 
 t.test("the visitor's feed: another tab hears of each turn, its end, and a new conversation", async (t) => {
   const { calls, fetch } = heldCalls();
-  const { visitor, address } = await served(t, { fetch });
+  const { visitor, address } = await harness(t, { system: 'real', served: true, fetch });
   const feed = new SseReader((await visitor.fetch('/api/chat/feed', { headers: { accept: 'text/event-stream' } })).body!);
   const stranger = new SseReader(
     (await new CookieJar(address).fetch('/api/chat/feed', { headers: { accept: 'text/event-stream' } })).body!,

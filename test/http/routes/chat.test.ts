@@ -1,10 +1,10 @@
 import t from 'tap';
-import { chat, harness } from '../../support/http-harness.js';
+import { chat, harness } from '../../support/harness.js';
 
 const NO_MESSAGE = { error: 'No message provided' };
 
 t.test('ready: the reply, the avatar shape, the emotions rounded to 2 decimals, is_initialized true', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.chatBehaviour = {
     kind: 'reply',
     response: 'Glad to hear it!',
@@ -24,14 +24,14 @@ t.test('ready: the reply, the avatar shape, the emotions rounded to 2 decimals, 
 });
 
 t.test('the message is sent as typed, surrounding spaces and all', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const response = await chat(app, { message: '  hi there \n' });
   t.equal(response.statusCode, 200);
   t.same(system.messages, ['  hi there \n']);
 });
 
 t.test('initializing: 503 with is_initialized false and status initializing', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.phase = 'initializing';
   const response = await chat(app, { message: 'hello' });
   t.equal(response.statusCode, 503);
@@ -43,7 +43,7 @@ t.test('initializing: 503 with is_initialized false and status initializing', as
 });
 
 t.test('key missing: 503 with status missing_llm_key and is_initialized false', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.phase = 'keyMissing';
   const response = await chat(app, { message: 'hello' });
   t.equal(response.statusCode, 503);
@@ -54,7 +54,7 @@ t.test('key missing: 503 with status missing_llm_key and is_initialized false', 
 });
 
 t.test('the state check comes before any input check, whatever the body', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const bodies = [
     { payload: {} },
     { payload: { message: '' } },
@@ -80,7 +80,7 @@ t.test('the state check comes before any input check, whatever the body', async 
 });
 
 t.test('a missing, non-string, empty or blank message is 400 "No message provided"', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const payloads: unknown[] = [
     {},
     { message: null },
@@ -112,7 +112,7 @@ t.test('a missing, non-string, empty or blank message is 400 "No message provide
 });
 
 t.test('malformed JSON is a 400 with an error string, and reaches nothing', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   for (const body of ['{"message": "hi"', "{'message':'hi'}", '{"__proto__":{"polluted":1},"message":"hi"}']) {
     const response = await app.inject({ method: 'POST', url: '/api/chat', body, headers: { 'content-type': 'application/json' } });
     t.equal(response.statusCode, 400, body);
@@ -122,7 +122,7 @@ t.test('malformed JSON is a 400 with an error string, and reaches nothing', asyn
 });
 
 t.test('a body that is not JSON is 415', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const cases = [
     { body: 'message=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
     { body: '{"message":"hi"}', headers: { 'content-type': 'text/plain' } },
@@ -137,7 +137,7 @@ t.test('a body that is not JSON is 415', async (t) => {
 });
 
 t.test('JSON media types with parameters or a +json suffix are JSON', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json']) {
     const response = await app.inject({
       method: 'POST',
@@ -151,7 +151,7 @@ t.test('JSON media types with parameters or a +json suffix are JSON', async (t) 
 });
 
 t.test('an over-long message is 413 naming the limit; the limit itself passes', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const tooLong = await chat(app, { message: 'x'.repeat(51) });
   t.equal(tooLong.statusCode, 413);
   t.same(tooLong.json(), { error: 'Message too long: at most 50 characters' });
@@ -161,7 +161,7 @@ t.test('an over-long message is 413 naming the limit; the limit itself passes', 
 });
 
 t.test('a body over the size limit is 413 before it is read', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const response = await chat(app, { message: 'x'.repeat(40_000) });
   t.equal(response.statusCode, 413);
   t.same(response.json(), { error: 'Request body too large' });
@@ -169,7 +169,7 @@ t.test('a body over the size limit is 413 before it is read', async (t) => {
 });
 
 t.test('rejections from the system map to their status and body', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const cases = [
     { reason: 'initializing', statusCode: 503, body: { is_initialized: false, status: 'initializing' } },
     { reason: 'missing_llm_key', statusCode: 503, body: { status: 'missing_llm_key', is_initialized: false } },
@@ -188,7 +188,7 @@ t.test('rejections from the system map to their status and body', async (t) => {
 });
 
 t.test('a reply that does not come in time is 504 with a JSON error', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.chatBehaviour = { kind: 'silent' };
   const response = await chat(app, { message: 'hello' });
   t.equal(response.statusCode, 504);
@@ -196,7 +196,7 @@ t.test('a reply that does not come in time is 504 with a JSON error', async (t) 
 });
 
 t.test('a failed system refuses the chat with 503; no status round trip comes first', async (t) => {
-  const { app, bus, system } = await harness(t);
+  const { app, bus, system } = await harness(t, { system: 'fake' });
   system.phase = 'failed';
   const asked: string[] = [];
   bus.all().subscribe((event) => asked.push(event.type));
@@ -208,7 +208,7 @@ t.test('a failed system refuses the chat with 503; no status round trip comes fi
 });
 
 t.test('a closed bus is 503, not a crash', async (t) => {
-  const { app, bus } = await harness(t);
+  const { app, bus } = await harness(t, { system: 'fake' });
   bus.close();
   const response = await chat(app, { message: 'hello' });
   t.equal(response.statusCode, 503);
@@ -216,7 +216,7 @@ t.test('a closed bus is 503, not a crash', async (t) => {
 });
 
 t.test('a chat whose bus closes on the way is 503', async (t) => {
-  const { app, bus, system } = await harness(t);
+  const { app, bus, system } = await harness(t, { system: 'fake' });
   system.chatBehaviour = { kind: 'silent' };
   const subscription = bus.on('chat.requested').subscribe(() => queueMicrotask(() => bus.close()));
   t.teardown(() => subscription.unsubscribe());

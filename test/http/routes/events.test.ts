@@ -4,15 +4,19 @@ import { setImmediate } from 'node:timers/promises';
 import t from 'tap';
 import type { EventInput } from '../../../src/bus/events.js';
 import { LISTENER_BUFFER_BYTES } from '../../../src/http/routes/events.js';
-import { harness } from '../../support/http-harness.js';
-import { standInProvider } from '../../support/chat-system-harness.js';
 import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
-import { served } from '../../support/streaming.js';
+import { harness } from '../../support/harness.js';
+import { healthy, providerStandIn } from '../../../testkit/provider-stand-in.js';
 
 t.test('GET /api/events: the avatar body at once, then a frame with an id per mood change, heartbeats, closed on shutdown', async (t) => {
-  const provider = standInProvider('Lovely!');
-  const { visitor, app, advance, address, system } = await served(t, { fetch: provider.fetch, heartbeatMs: 50 });
+  const provider = providerStandIn(healthy('Lovely!'));
+  const { visitor, app, advance, address, system } = await harness(t, {
+    system: 'real',
+    served: true,
+    fetch: provider.fetch,
+    heartbeatMs: 50,
+  });
   const response = await fetch(`${address}/api/events`);
   t.equal(response.status, 200);
   t.match(response.headers.get('content-type'), /^text\/event-stream/);
@@ -46,7 +50,7 @@ t.test('GET /api/events: the avatar body at once, then a frame with an id per mo
 t.test(
   'GET /api/events: a listener that stops reading is dropped once its unsent frames pass the bound; a reader keeps every frame',
   async (t) => {
-    const { app, bus, logs } = await harness(t, { heartbeatMs: 60_000 });
+    const { app, bus, logs } = await harness(t, { system: 'fake', app: { heartbeatMs: 60_000 } });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const reader = new SseReader((await fetch(`${address}/api/events`)).body!);
     await eventually('the reader’s first frame', () => reader.frames.length >= 1);
@@ -83,7 +87,7 @@ t.test(
 
 t.test('GET /api/events: at shutdown a listener that does not read is cut, and the server closes', async (t) => {
   // No drop here: the listener is still there, its kernel buffers full, when the server closes.
-  const { app, bus, logs } = await harness(t, { heartbeatMs: 60_000, eventStreamBufferBytes: 64 * 1024 * 1024 });
+  const { app, bus, logs } = await harness(t, { system: 'fake', app: { heartbeatMs: 60_000, eventStreamBufferBytes: 64 * 1024 * 1024 } });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const stalled = await stalledListener(address);
   const closed = once(stalled, 'close');

@@ -1,16 +1,18 @@
 import t from 'tap';
-import { START, completionStream, standInProvider } from '../../support/chat-system-harness.js';
 import { CookieJar } from '../../support/cookie-jar.js';
-import { heldProvider, served, streamedChat } from '../../support/streaming.js';
 import { SseReader } from '../../support/sse-client.js';
 import { eventually } from '../../../testkit/eventually.js';
-import { harness } from '../../support/http-harness.js';
+import { START, harness } from '../../support/harness.js';
+import { completionStream } from '../../../testkit/provider-wire.js';
+import { healthy, providerStandIn } from '../../../testkit/provider-stand-in.js';
+import { heldProvider } from '../../../testkit/held-completions.js';
+import { streamedChat } from '../../support/streaming.js';
 
 const history = async (visitor: CookieJar) => (await visitor.fetch('/api/history')).json();
 
 t.test("GET /api/history: this visitor's turns with their times, never another visitor's", async (t) => {
-  const provider = standInProvider('Hello, you.');
-  const { visitor, address } = await served(t, { fetch: provider.fetch });
+  const provider = providerStandIn(healthy('Hello, you.'));
+  const { visitor, address } = await harness(t, { system: 'real', served: true, fetch: provider.fetch });
   t.same(await history(visitor), { messages: [] }, 'a new visitor has no history');
   t.equal((await visitor.chat('Hi there')).status, 200);
   t.equal((await visitor.chat('How are you?')).status, 200);
@@ -31,13 +33,8 @@ t.test("GET /api/history: this visitor's turns with their times, never another v
 });
 
 t.test('DELETE /api/history forgets the conversation: the next prompt starts afresh', async (t) => {
-  const provider = standInProvider('Noted.');
-  const prompts: unknown[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    if (typeof init?.body === 'string') prompts.push(JSON.parse(init.body).messages);
-    return provider.fetch(input, init);
-  };
-  const { visitor } = await served(t, { fetch });
+  const provider = providerStandIn(healthy('Noted.'));
+  const { visitor } = await harness(t, { system: 'real', served: true, fetch: provider.fetch });
   await visitor.chat('My name is Ada');
   const forgotten = await visitor.fetch('/api/history', { method: 'DELETE' });
   t.equal(forgotten.status, 200);
@@ -45,7 +42,7 @@ t.test('DELETE /api/history forgets the conversation: the next prompt starts afr
   t.same(await history(visitor), { messages: [] });
   await visitor.chat('What is my name?');
   t.same(
-    (prompts.at(-1) as { role: string }[]).map(({ role }) => role),
+    provider.prompts.at(-1)?.messages.map(({ role }) => role),
     ['system', 'user'],
     'the model gets no earlier turn',
   );
@@ -54,7 +51,7 @@ t.test('DELETE /api/history forgets the conversation: the next prompt starts afr
 t.test(
   'history that cannot be read or forgotten answers 503 HISTORY_UNAVAILABLE, whether the system says so or says nothing',
   async (t) => {
-    const { app, bus, system } = await harness(t);
+    const { app, bus, system } = await harness(t, { system: 'fake' });
     system.stop(); // this test answers the history requests itself
     let answer: 'error' | 'silence' = 'error';
     bus.on('history.requested').subscribe(({ correlationId }) => {
@@ -75,7 +72,7 @@ t.test(
 for (const embedded of [false, true]) {
   t.test(`a reply's time is when it committed, not when its message came (${embedded ? 'embedded store' : 'in process'})`, async (t) => {
     const provider = heldProvider();
-    const { visitor, advance } = await served(t, { fetch: provider.fetch, embedded });
+    const { visitor, advance } = await harness(t, { system: 'real', served: true, fetch: provider.fetch, embedded });
     const streamed = streamedChat(visitor, 'Tell me something slowly');
     await eventually('the provider to be called', () => provider.completions() === 1 || undefined);
     advance(4000); // the model takes four seconds

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { Test } from 'tap';
 import { EMOTION_NAMES, type EmotionName, type Emotions } from '../../../src/emotions/emotions.js';
-import { readyApp } from '../../support/chat-system-harness.js';
+import { readyApp } from '../../support/harness.js';
 
 type App = Awaited<ReturnType<typeof readyApp>>['app'];
 

@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PUBLIC_DIR, createPageRenderer } from '../../../src/http/page-renderer.js';
-import { harness } from '../../support/http-harness.js';
+import { harness } from '../../support/harness.js';
 
 t.test('GET / is the chat page: HTML, bars, a labelled input, the configured length limit', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   const response = await app.inject('/');
   t.equal(response.statusCode, 200);
   t.match(response.headers['content-type'], /^text\/html; charset=utf-8/);
@@ -24,7 +24,7 @@ t.test('GET / is the chat page: HTML, bars, a labelled input, the configured len
 });
 
 t.test('GET / opens with the mood: one inline style, admitted by a nonce of its own per page', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.avatarShape = 'Triangle';
   const nonces = new Set<string>();
   for (let load = 0; load < 2; load += 1) {
@@ -46,7 +46,7 @@ t.test('GET / opens with the mood: one inline style, admitted by a nonce of its 
 });
 
 t.test('GET /error explains the missing key and how to fix it', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   const response = await app.inject('/error');
   t.equal(response.statusCode, 200);
   t.match(response.headers['content-type'], /^text\/html/);
@@ -59,7 +59,7 @@ t.test('GET /error explains the missing key and how to fix it', async (t) => {
 t.test('a page that cannot be rendered is a 500 with a JSON error', async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'pages-'));
   writeFileSync(join(root, 'index.html'), '<p>{{unknownValue}}</p>');
-  const { app } = await harness(t, { pages: createPageRenderer({ root, values: {} }) });
+  const { app } = await harness(t, { system: 'fake', app: { pages: createPageRenderer({ root, values: {} }) } });
   for (const url of ['/', '/error']) {
     const response = await app.inject(url);
     t.equal(response.statusCode, 500, url);
@@ -80,7 +80,7 @@ async function pageScripts(app: Awaited<ReturnType<typeof harness>>['app']): Pro
 }
 
 t.test('the page assets are served; their CSS draws the bars with a 0.5 s ease transition', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   const script = await app.inject('/assets/app.js');
   t.equal(script.statusCode, 200);
   t.match(script.headers['content-type'], /javascript/);
@@ -113,7 +113,7 @@ t.test('the page assets are served; their CSS draws the bars with a 0.5 s ease t
 });
 
 t.test("the page's parts talk through one emitter (mitt, served from the package), never by importing each other", async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   const emitter = await app.inject('/assets/vendor/mitt.js');
   t.equal(emitter.statusCode, 200, 'mitt is served from the installed package');
   t.match(emitter.headers['content-type'], /^text\/javascript/);

@@ -1,19 +1,19 @@
 import t from 'tap';
-import { NOW, harness } from '../../support/http-harness.js';
+import { START, harness } from '../../support/harness.js';
 
 const JSON_TYPE = /^application\/json/;
 
 t.test('GET /health: always 200 healthy with an ISO 8601 timestamp, even when the system is silent', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.answersStatus = false;
   const response = await app.inject('/health');
   t.equal(response.statusCode, 200);
   t.match(response.headers['content-type'], JSON_TYPE);
-  t.same(response.json(), { status: 'healthy', timestamp: NOW });
+  t.same(response.json(), { status: 'healthy', timestamp: START });
 });
 
 t.test('GET /api/availability in every state', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const ready = await app.inject('/api/availability');
   t.equal(ready.statusCode, 200);
   t.same(ready.json(), { available: true, is_initialized: true, status: 'ready' });
@@ -51,7 +51,7 @@ t.test('GET /api/availability in every state', async (t) => {
 });
 
 t.test('GET /api/is_initialized: 200 in every state, with the fields docs/specification.md#endpoints gives each', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   const ready = await app.inject('/api/is_initialized');
   t.equal(ready.statusCode, 200);
   t.match(ready.headers['content-type'], JSON_TYPE);
@@ -91,7 +91,7 @@ t.test('GET /api/is_initialized: 200 in every state, with the fields docs/specif
 });
 
 t.test('GET /status in every state: booleans, rounded emotions, the shape', async (t) => {
-  const { app, system } = await harness(t);
+  const { app, system } = await harness(t, { system: 'fake' });
   system.avatarShape = 'Square';
   const emotions = { joy: 0.5, sadness: 0.12, anger: 0.1, fear: 0.1, curiosity: 0.46 };
   const expected = {
@@ -114,7 +114,7 @@ t.test('GET /status in every state: booleans, rounded emotions, the shape', asyn
 });
 
 t.test('query strings are ignored: no endpoint takes parameters', async (t) => {
-  const { app } = await harness(t);
+  const { app } = await harness(t, { system: 'fake' });
   const response = await app.inject('/api/is_initialized?verbose=1');
   t.equal(response.statusCode, 200);
   t.equal(response.json().is_initialized, true);
