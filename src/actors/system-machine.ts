@@ -9,7 +9,7 @@ import type { ConversationStore } from '../conversations/conversation-store.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Random } from '../runtime/random.js';
-import { defaultState, type EmotionState } from '../emotions/state.js';
+import { defaultState } from '../emotions/state.js';
 import type { AppraisalModel } from '../appraisal/appraisal.js';
 import { loadShippedModel } from '../appraisal/shipped-model.js';
 import { sameProvider } from '../providers/validate-key.js';
