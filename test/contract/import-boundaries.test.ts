@@ -47,7 +47,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['mood-ledger'],
   ['embedded', 'redis'],
   ['webhooks'],
-  // Placed ahead of its coming: the one pick of in-process, embedded or Redis adapters, if it gets a folder.
+  // The one pick of in-process, embedded or Redis adapters: above every adapter, below the actors they serve.
   ['adapters'],
   ['actors'],
   ['system'],
