@@ -114,7 +114,7 @@ export function createSystemMachine(services: SystemServices) {
   const flushState = fromPromise<unknown>(() => requestFlush(services.bus));
   /**
    * Lets the chats in flight end before a fatal exit, within one chat's deadline (the model's time
-   * and the commit's); the chat actor refuses those still going then. The bus request's own bound
+   * and the commit's); the dialogue refuses those still going then. The bus request's own bound
    * is a safety net: a drain that never answers must not keep the process alive.
    */
   const drainChats = fromPromise<unknown>(() => {

@@ -161,7 +161,7 @@ export const ChatRejectedSchema = Event('chat.rejected', {
 export type ChatRejected = Readonly<Static<typeof ChatRejectedSchema>>;
 
 /**
- * The system failed (a model failure under `ON_MODEL_FAILURE=exit`) and asks the chat actor to let
+ * The system failed (a model failure under `ON_MODEL_FAILURE=exit`) and asks the dialogue to let
  * the chats in flight end, within `withinMs`; the ones still going then are refused.
  */
 export const ChatDrainRequestedSchema = Event('chat.drain.requested', { correlationId, withinMs: Type.Integer({ minimum: 0 }) });
