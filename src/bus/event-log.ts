@@ -29,6 +29,9 @@ export class EventLog {
   readonly #stream: SonicBoom;
   readonly #subscription: Subscription;
   readonly #ready: Promise<void>;
+  /** The periodic flush: ours rather than sonic-boom's, whose timer outlives a file that never opened and then writes to fd -1. */
+  readonly #flushTimer: NodeJS.Timeout;
+  #open = false;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -43,11 +46,16 @@ export class EventLog {
       mkdir: true,
       minLength: bufferBytes,
       maxWrite: Math.max(16 * 1024, bufferBytes * 2),
-      periodicFlush: options.flushIntervalMs ?? 1000,
     });
+    this.#flushTimer = setInterval(() => {
+      if (this.#open) this.#stream.flush();
+    }, options.flushIntervalMs ?? 1000);
+    this.#flushTimer.unref();
     // A file that cannot be opened must fail loudly, not crash the process later.
     this.#ready = Promise.race([
-      once(this.#stream, 'ready').then(() => undefined),
+      once(this.#stream, 'ready').then(() => {
+        this.#open = true;
+      }),
       once(this.#stream, 'error').then(([error]) => Promise.reject(error as Error)),
     ]);
     this.#ready.catch(() => undefined);
@@ -76,6 +84,7 @@ export class EventLog {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       this.#subscription.unsubscribe();
+      clearInterval(this.#flushTimer);
       const opened = await this.#ready.then(
         () => true,
         () => false,

@@ -1,5 +1,6 @@
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mock } from 'node:test';
 import t from 'tap';
 import { Bus } from '../../src/bus/bus.js';
 import { EventLog } from '../../src/bus/event-log.js';
@@ -64,6 +65,20 @@ t.test('a log file that cannot be opened is reported, not thrown later', async (
   await t.rejects(log.opened());
   log.flushSync();
   await log.close();
+});
+
+t.test('a log file that cannot be opened leaves no flush behind: nothing writes to it after the close', async (t) => {
+  // Node's mock timers: the periodic flush fires when told, not after a real second.
+  mock.timers.enable({ apis: ['setInterval'] });
+  t.teardown(() => mock.timers.reset());
+  const dir = t.testdir({ 'a-file': 'x' });
+  const bus = new Bus();
+  const log = new EventLog(bus, join(dir, 'a-file', 'events.jsonl'), { flushIntervalMs: 1000 });
+  await t.rejects(log.opened());
+  bus.publish({ type: 'status.requested', correlationId: 'a' });
+  mock.timers.tick(1000);
+  await log.close();
+  t.doesNotThrow(() => mock.timers.tick(5000), 'no flush to a file that never opened (fd -1)');
 });
 
 t.test('the reader names the malformed line by its number', async (t) => {
