@@ -4,7 +4,13 @@ import type { Bus } from '../bus/bus.js';
 import type { ChatRejected, SessionKey } from '../bus/events.js';
 import { publishLate } from '../bus/publish-late.js';
 import type { ModelFailurePolicy, ProviderConfig } from '../config/chat-config.js';
-import { lastExchange, untimed, type ConversationStore, type ConversationTurn } from '../conversations/conversation-store.js';
+import {
+  lastExchange,
+  untimed,
+  type ConversationStore,
+  type ConversationTurn,
+  type ExchangeMarks,
+} from '../conversations/conversation-store.js';
 import type { Appraisal, Emotions, Sentiment } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
@@ -50,6 +56,20 @@ interface Chat {
   reading?: { readonly sentiment: Sentiment; readonly appraisal: Appraisal };
   /** Set once the model replied: from then on the chat waits for its own change to come back from the ledger, and cannot be stopped. */
   response?: string;
+}
+
+/**
+ * How a chat's exchange joins the visitor's history: its turn, how its message read, and whether it
+ * takes the last exchange's place (an edit, or a regenerate: only an edit ever commits, and a
+ * regenerate is kept uncommitted), or was stopped.
+ */
+function marksOf(chat: Chat, stopped = false): ExchangeMarks {
+  return {
+    ...(chat.turn === undefined ? {} : { turn: chat.turn }),
+    ...(stopped ? { stopped } : {}),
+    ...(chat.reading === undefined ? {} : { appraisal: chat.reading.appraisal }),
+    replace: chat.redo !== undefined,
+  };
 }
 
 const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: string }> = {
@@ -141,14 +161,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
 
   /** Keeps an exchange the visitor sees but the mood did not take: a regenerate's, or a stopped reply's. */
   function rememberUncommitted(chat: Chat, response: string, stopped: boolean): Promise<void> {
-    const { session, message, at, turn, redo, reading } = chat;
-    const marks = {
-      ...(turn === undefined ? {} : { turn }),
-      ...(stopped ? { stopped } : {}),
-      ...(reading === undefined ? {} : { appraisal: reading.appraisal }),
-      replace: redo !== undefined,
-    };
-    return conversations.remember(session, message, response, { message: at, reply: stamp() }, marks);
+    return conversations.remember(chat.session, chat.message, response, { message: chat.at, reply: stamp() }, marksOf(chat, stopped));
   }
 
   /** The replied chat's change goes to the ledger with its exchange; the answer waits for the ledger to deliver it. */
@@ -162,15 +175,13 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       appraisal: { emotions, neutral, strongest },
       at: stamp(),
     } as const;
-    const marks = { ...(chat.turn === undefined ? {} : { turn: chat.turn }), replace: chat.redo === 'edit' };
     ledger
       .append(change, {
         session: chat.session,
         message: chat.message,
         reply: response,
         times: { message: chat.at, reply: change.at },
-        ...marks,
-        appraisal: reading.appraisal,
+        ...marksOf(chat),
       })
       .catch((error: unknown) => {
         const cause = error instanceof Error ? error.message : String(error);
@@ -284,14 +295,9 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       const chat = chats.get(correlationId);
       if (chat?.response === undefined) return;
       if (remembers) {
-        const marks = {
-          ...(chat.turn === undefined ? {} : { turn: chat.turn }),
-          ...(chat.reading === undefined ? {} : { appraisal: chat.reading.appraisal }),
-          replace: chat.redo === 'edit',
-        };
         // A store that cannot write loses this exchange from the visitor's memory; the reply still goes out.
         conversations
-          .remember(chat.session, chat.message, chat.response, { message: chat.at, reply: change.at }, marks)
+          .remember(chat.session, chat.message, chat.response, { message: chat.at, reply: change.at }, marksOf(chat))
           .catch(() => undefined);
       }
       reply(correlationId, chat.response, chat.reading?.appraisal);

@@ -53,6 +53,17 @@ t.test('key missing: 503 with status missing_llm_key and is_initialized false', 
   t.same(system.messages, []);
 });
 
+t.test('a stop before the system is ready is the phase\'s 503, and the system is not asked', async (t) => {
+  const { app, bus, system } = await harness(t, { system: 'fake' });
+  system.phase = 'initializing';
+  const asked: string[] = [];
+  bus.all().subscribe((event) => asked.push(event.type));
+  const response = await app.inject({ method: 'POST', url: '/api/chat/stop', payload: {} });
+  t.equal(response.statusCode, 503);
+  t.match(response.json(), { error: /not initialized/, status: 'initializing', is_initialized: false });
+  t.same(asked, [], 'no chat.stop.requested: the phase the system announced answers');
+});
+
 t.test('the state check comes before any input check, whatever the body', async (t) => {
   const { app, system } = await harness(t, { system: 'fake' });
   const bodies = [
