@@ -53,7 +53,7 @@ t.test('key missing: 503 with status missing_llm_key and is_initialized false', 
   t.same(system.messages, []);
 });
 
-t.test('a stop before the system is ready is the phase\'s 503, and the system is not asked', async (t) => {
+t.test("a stop before the system is ready is the phase's 503, and the system is not asked", async (t) => {
   const { app, bus, system } = await harness(t, { system: 'fake' });
   system.phase = 'initializing';
   const asked: string[] = [];
