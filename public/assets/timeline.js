@@ -92,6 +92,8 @@ export function drawTimeline(svg, why, ownReplies, focus) {
 /** The table of the changes: when, what, and each emotion after it. */
 export function fillTimelineTable(table, why, ownReplies) {
   const caption = document.createElement('caption');
+  // For screen readers: the disclosure above says what it is, and a caption as wide as the table would scroll away with it.
+  caption.className = 'visually-hidden';
   caption.textContent = 'Each change of the mood, oldest first, and the emotions after it';
   const head = document.createElement('thead');
   const headRow = head.insertRow();
