@@ -43,7 +43,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['config'],
   ['emotions'],
   ['bus'],
-  ['appraisal', 'persistence', 'conversations', 'turns', 'providers', 'replay', 'hub'],
+  ['appraisal', 'persistence', 'conversations', 'history-files', 'turns', 'providers', 'replay', 'hub'],
   ['mood-ledger'],
   ['embedded', 'redis'],
   ['webhooks'],
