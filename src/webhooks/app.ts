@@ -13,7 +13,7 @@ import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import { type WebhookHandler, WebhookReply } from './handler.js';
-import { type DeliveryJournal, journalBody } from './journal/entry.js';
+import { ANSWER_EXCERPT_CHARS, type DeliveryJournal, journalBody } from './journal/entry.js';
 import { type HttpRefusal, notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
 import type { WebhookDelivered, WebhookRefusal } from './options.js';
 import type { WebhookPayload } from './payload.js';
@@ -43,9 +43,6 @@ export interface WebhooksAppDeps {
   /** Told of each delivery a handler answered, once sent (`onDelivered`). */
   readonly onDelivered?: (delivery: WebhookDelivered) => void;
 }
-
-/** The longest answer body the journal keeps, in characters: enough to read an error, never a whole page. */
-export const ANSWER_EXCERPT_CHARS = 2048;
 
 /**
  * The receiving server's Fastify app. Each delivery goes through, in order:

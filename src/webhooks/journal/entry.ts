@@ -25,6 +25,9 @@ export interface JournalEntry {
   readonly target?: string;
 }
 
+/** The longest answer body the journal keeps, in characters: enough to read an error, never a whole page. */
+export const ANSWER_EXCERPT_CHARS = 2048;
+
 /** What a journal holds: its entries, oldest first, and how many records were not entries (corrupt, cut short). */
 export interface JournalContents {
   readonly entries: JournalEntry[];
