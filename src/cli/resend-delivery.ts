@@ -1,5 +1,6 @@
 import { FORWARD_TIMEOUT_MS, deliveryHeaders } from './listen/forward-delivery.js';
 import { ANSWER_EXCERPT_CHARS, deliveredText, type JournalEntry } from '../webhooks/journal/entry.js';
+import { redactSecrets } from '../webhooks/inspector/redact.js';
 import { type ReplayRecord, verdictOf } from '../webhooks/recovery/replay-record.js';
 import { WEBHOOK_SECRET_HEADER } from '../webhooks/secret.js';
 import { postDelivery } from '../webhooks/send-test-delivery.js';
@@ -42,7 +43,10 @@ export async function resendDelivery(entry: JournalEntry, to: URL, options: Rese
     to: `${to.origin}${to.pathname}`,
     status,
     ms: Math.round((performance.now() - started) * 10) / 10,
-    ...(answer === '' ? {} : { answer: answer.slice(0, ANSWER_EXCERPT_CHARS) }),
+    // A receiver that echoes what it was sent must not put the secret in the replay log.
+    ...(answer === ''
+      ? {}
+      : { answer: redactSecrets(answer, options.secret === undefined ? [] : [options.secret]).slice(0, ANSWER_EXCERPT_CHARS) }),
     verdict: verdictOf(entry.status, status),
     by: options.by,
   };

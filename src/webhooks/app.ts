@@ -13,6 +13,7 @@ import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import { type WebhookHandler, WebhookReply } from './handler.js';
+import { redactSecrets } from './inspector/redact.js';
 import { ANSWER_EXCERPT_CHARS, type DeliveryJournal, journalBody } from './journal/entry.js';
 import { type HttpRefusal, notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
 import type { WebhookDelivered, WebhookRefusal } from './options.js';
@@ -189,7 +190,7 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
     // The answer's first characters, for the journal: what a failing receiver said.
     app.addHook('onSend', (request, _reply, payload, done) => {
       if (journaled.has(request) && (typeof payload === 'string' || Buffer.isBuffer(payload)))
-        answers.set(request, String(payload).slice(0, ANSWER_EXCERPT_CHARS));
+        answers.set(request, answerExcerpt(String(payload), deps.secret));
       done(null, payload);
     });
   }
@@ -260,6 +261,12 @@ async function runHandler(
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The answer's first characters, with the secret taken out: a handler that echoed it must not put it in the journal. */
+function answerExcerpt(text: string, secret: string | undefined): string {
+  if (secret === undefined) return text.slice(0, ANSWER_EXCERPT_CHARS);
+  return redactSecrets(text.slice(0, ANSWER_EXCERPT_CHARS + secret.length), [secret]).slice(0, ANSWER_EXCERPT_CHARS);
+}
 
 function routeNameOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;

@@ -46,3 +46,8 @@ export function verdictOf(original: number, replayed: number | null): Verdict {
 export function deliveryKey(delivery: Pick<JournalEntry, 'webhookId' | 'receivedAt'>): string {
   return delivery.webhookId ?? `@${delivery.receivedAt}`;
 }
+
+/** A replay belongs to the journal entry it re-sent: the same delivery key and the same time received. */
+export function replayKey(delivery: Pick<JournalEntry, 'webhookId' | 'receivedAt'>): string {
+  return `${deliveryKey(delivery)} ${delivery.receivedAt}`;
+}

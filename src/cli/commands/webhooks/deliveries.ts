@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../../../webhooks/journal/entry.js';
 import { openReplayLog } from '../../../webhooks/journal/replay-log.js';
-import { deliveryKey, type ReplayRecord } from '../../../webhooks/recovery/replay-record.js';
+import { type ReplayRecord, replayKey } from '../../../webhooks/recovery/replay-record.js';
 import { CliCommand } from '../../cli-command.js';
 import { CliError, ExitCode } from '../../exit-codes.js';
 import { describeBody, journalFlag, printable, readDeliveries, skippedWarning } from '../../journal-source.js';
@@ -50,11 +50,6 @@ export default class WebhooksDeliveries extends CliCommand {
       return found === undefined ? entry : { ...entry, replays: found };
     });
   }
-}
-
-/** A replay re-sent one journaled delivery: the same key and the same time received. */
-function replayKey(delivery: Pick<JournalEntry, 'webhookId' | 'receivedAt'>): string {
-  return `${deliveryKey(delivery)} ${delivery.receivedAt}`;
 }
 
 /** The replays of each delivery, oldest first. */
