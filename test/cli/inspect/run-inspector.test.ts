@@ -3,6 +3,7 @@
 import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import WebhooksInspect from '../../../src/cli/commands/webhooks/inspect.js';
 import { runInspector } from '../../../src/cli/inspect/run-inspector.js';
 import type { JournalEntry } from '../../../src/webhooks/journal/entry.js';
 import { RedisJournal } from '../../../src/webhooks/journal/redis-journal.js';
@@ -10,6 +11,7 @@ import { redisReplayLog } from '../../../src/webhooks/journal/replay-log.js';
 import { eventually } from '../../../testkit/eventually.js';
 import { startTarget } from '../../../testkit/listen-process.js';
 import { redisClient, startRedisServer } from '../../support/redis-server.js';
+import { runWebhooksCommand } from '../../support/run-webhooks-command.js';
 import { SseReader } from '../../support/sse-client.js';
 import { fixture } from '../../webhooks/helpers.js';
 
@@ -108,4 +110,15 @@ t.test('over a Redis journal: the stream followed live, replays in the stream be
   const first = (await api('/api/deliveries?q=wh-1')).body.deliveries[0];
   t.match((await api(`/api/deliveries/${first.id}/replay`, { method: 'POST', body: '{}' })).body, { status: 503, verdict: 'regressed' });
   t.match(await redisReplayLog(client).read(), [{ webhookId: 'wh-1', verdict: 'regressed', by: 'inspect' }]);
+});
+
+t.test('usage errors: a journal is needed, --redis takes a Redis URL', async (t) => {
+  t.teardown(() => {
+    process.exitCode = undefined;
+  });
+  const neither = await runWebhooksCommand(WebhooksInspect, [], { env: {} });
+  t.equal(neither.exitCode, 2);
+  const notRedis = await runWebhooksCommand(WebhooksInspect, ['--redis', 'deliveries.jsonl'], { env: {} });
+  t.equal(notRedis.exitCode, 2);
+  t.match(notRedis.stderr, '--redis must be a redis:// (or rediss://) URL');
 });

@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import * as Flags from '@oclif/core/flags';
+import { isRedisUrl } from '../../../config/redis-url.js';
 import { CliCommand } from '../../cli-command.js';
 import { CliError, ExitCode } from '../../exit-codes.js';
 import { runInspector } from '../../inspect/run-inspector.js';
 import { stopSignal } from '../../listen/stop-signal.js';
 
 export default class WebhooksInspect extends CliCommand {
+  // A server that runs until stopped: there is no result to print as JSON.
+  static override enableJsonFlag = false;
   static override summary = 'A local page over a journal: every delivery live, filters, payloads, diffs, and Replay with a verdict.';
   static override description =
     'Serves a page on 127.0.0.1 (unless --host says otherwise) at a URL with a fresh random token (requests without it get 401): ' +
@@ -39,6 +42,8 @@ export default class WebhooksInspect extends CliCommand {
     const stop = stopSignal();
     try {
       const { flags } = await this.parse(WebhooksInspect);
+      if (flags.redis !== undefined && !isRedisUrl(flags.redis))
+        throw new CliError(`--redis must be a redis:// (or rediss://) URL, got "${flags.redis}".`, ExitCode.usage);
       const journal = (flags.journal ?? flags.redis)!;
       let inspector: Awaited<ReturnType<typeof runInspector>>;
       try {
