@@ -35,3 +35,16 @@ export async function eventually<T>(
     await sleep(intervalMs);
   }
 }
+
+/**
+ * `promise`, or a rejection naming `what` once `timeoutMs` have passed without it settling: for an
+ * end the test cannot poll for (a stream that ends, a process that exits, a line that is logged), so
+ * that a change which never brings it fails in seconds instead of at the test runner's timeout.
+ */
+export function settlesWithin<T>(what: string, promise: Promise<T>, timeoutMs = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}

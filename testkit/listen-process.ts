@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Server
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { ROOT } from './package-root.js';
-import { eventually } from './eventually.js';
+import { eventually, settlesWithin } from './eventually.js';
 
 export interface ListenProcess {
   readonly child: ChildProcess;
@@ -14,7 +14,7 @@ export interface ListenProcess {
   stderr(): string;
   /** Resolves with the id once `Created webhook <id>` is printed. */
   created(): Promise<string>;
-  /** Resolves with the exit code (or the signal's name). */
+  /** Resolves with the exit code (or the signal's name); rejects if it has not exited within 30 s. */
   exited(): Promise<number | string>;
 }
 
@@ -44,7 +44,7 @@ export function startListen(args: string[], env: NodeJS.ProcessEnv): ListenProce
         },
         { timeoutMs: 30_000 },
       ),
-    exited: () => exit,
+    exited: () => settlesWithin('listen to exit', exit, 30_000),
   };
 }
 

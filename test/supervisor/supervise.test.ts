@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
 import { READY_MESSAGE } from '../../src/service/supervisor-messages.js';
 import { supervise, type SuperviseOptions } from '../../src/supervisor/supervise.js';
-import { eventually } from '../../testkit/eventually.js';
+import { eventually, settlesWithin } from '../../testkit/eventually.js';
 import { capturedLogger } from '../support/captured-logger.js';
 
 /** A child process as the supervisor sees it: messages, signals, an exit, all driven by the test. */
@@ -67,7 +67,7 @@ function supervised(overrides: Partial<SuperviseOptions> = {}) {
 
 t.test('a first child that is not ready in time is killed, and the supervisor exits 1 saying so', async (t) => {
   const { serving, status, lines } = supervised({ readyTimeoutMs: 50 });
-  t.equal(await status, 1);
+  t.equal(await settlesWithin('the supervisor to end', status), 1);
   t.same(serving()[0]?.signals, ['SIGKILL']);
   t.ok(
     lines().some((line) => /not ready within 50 ms/.test(String(line.msg))),
@@ -103,7 +103,7 @@ t.test('children that fail soon after they are ready are restarted with a growin
   );
   const last = await eventually('child 6', () => serving()[5]);
   process.emit('SIGUSR2', 'SIGUSR2');
-  t.equal(await status, 0);
+  t.equal(await settlesWithin('the supervisor to end', status), 0);
   t.same(last.signals, ['SIGUSR2']);
 });
 
@@ -115,5 +115,5 @@ t.test('a stop signal ends the supervisor with 0 whatever the child does with it
   const second = await eventually('the restarted child', () => serving()[1]);
   second.onSignal = () => second.exit(1); // the stop comes while it starts, and it fails
   process.emit('SIGUSR2', 'SIGUSR2');
-  t.equal(await status, 0);
+  t.equal(await settlesWithin('the supervisor to end', status), 0);
 });

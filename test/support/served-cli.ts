@@ -3,20 +3,22 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Test } from 'tap';
 import { ROOT } from './built-cli.js';
-import { eventually } from '../../testkit/eventually.js';
+import { eventually, settlesWithin } from '../../testkit/eventually.js';
 
 // `hub serve` as a user runs it: the built binary in its own process (npm test builds first).
 const BIN = join(ROOT, 'bin', 'run.js');
+/** How long a start may take to listen, or an ended process to exit: a few seconds on a loaded machine. */
+const BOUND_MS = 30_000;
 
 export interface Run {
   readonly pid: number | undefined;
   readonly lines: Array<Record<string, unknown>>;
   readonly stderr: () => string;
-  /** The exit code; null when a signal ended it (see `signal`). */
+  /** The exit code; null when a signal ended it (see `signal`). Rejects if the process has not ended within 30 s of being awaited. */
   readonly exited: Promise<number | null>;
   /** The signal that ended the process, once it has ended. */
   readonly signal: () => NodeJS.Signals | null;
-  /** Resolves with the address once the server listens. */
+  /** Resolves with the address once the server listens; rejects if it has not said so within 30 s. */
   readonly listening: Promise<string>;
   kill(signal: NodeJS.Signals): void;
 }
@@ -45,17 +47,31 @@ export function serve(t: Test, env: Record<string, string>, args: readonly strin
       resolve(code);
     }),
   );
-  const listening = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      lines.push(entry);
-      const match = /^Server listening at (http:\/\/[\d.]+:\d+)$/.exec(String(entry.msg));
-      if (match) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
-  });
+  const listening = settlesWithin(
+    'the `Server listening at` line',
+    new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        lines.push(entry);
+        const match = /^Server listening at (http:\/\/[\d.]+:\d+)$/.exec(String(entry.msg));
+        if (match) resolve(match[1]!);
+      });
+      void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
+    }),
+    BOUND_MS,
+  );
   listening.catch(() => undefined);
-  return { pid: child.pid, lines, stderr: () => stderr, exited, signal: () => signal, listening, kill: (by) => child.kill(by) };
+  return {
+    pid: child.pid,
+    lines,
+    stderr: () => stderr,
+    get exited() {
+      return settlesWithin('the process to exit', exited, BOUND_MS);
+    },
+    signal: () => signal,
+    listening,
+    kill: (by) => child.kill(by),
+  };
 }
 
 /** Polls /api/is_initialized until the service has left `initializing` (at most `ms`). */

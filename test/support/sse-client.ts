@@ -1,9 +1,14 @@
+import { settlesWithin } from '../../testkit/eventually.js';
+
 /** One Server-Sent Events frame as a client reads it; comments (heartbeats) are counted apart. */
 export interface SseFrame {
   readonly event: string;
   readonly data: string;
   readonly id?: string;
 }
+
+/** How long `done` waits for a stream to end: each stream the tests await ends in well under a second when idle. */
+const END_WITHIN_MS = 15_000;
 
 /**
  * Reads an event stream frame by frame (a fetch response's body), as EventSource would: `event`
@@ -14,10 +19,17 @@ export class SseReader {
   comments = 0;
   ended = false;
   #buffer = '';
-  readonly done: Promise<void>;
+  readonly #reading: Promise<void>;
 
   constructor(body: ReadableStream<Uint8Array>) {
-    this.done = this.#read(body);
+    this.#reading = this.#read(body);
+  }
+
+  /** Resolves once the stream has ended; rejects (with the events read) if it has not within 15 s of being awaited. */
+  get done(): Promise<void> {
+    return settlesWithin('the event stream to end', this.#reading, END_WITHIN_MS).catch((error: Error) => {
+      throw new Error(`${error.message}; read so far: ${this.frames.map((frame) => frame.event).join(' ') || 'nothing'}`);
+    });
   }
 
   /** The frames of one event type, their data parsed as JSON. */
