@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
-import { DEFAULT_BACKOFF, nextStart, type Backoff } from './backoff.js';
+import { DEFAULT_BACKOFF, nextStart, type Backoff, type NextStart } from './backoff.js';
 import {
   ACCEPTING_MESSAGE,
   DRAINING_MESSAGE,
@@ -29,6 +29,8 @@ export interface SuperviseOptions {
   readonly readyTimeoutMs?: number;
   /** The time in ms, for how long a child was ready; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** Runs `run` in `ms` (default `setTimeout`); returns the cancel. Tests drive the back-off's waits with it. */
+  readonly after?: (ms: number, run: () => void) => () => void;
   /** The listening socket the supervisor holds and hands connections from; without it each child listens itself. */
   readonly desk?: ConnectionDesk;
 }
@@ -58,6 +60,11 @@ function watch(child: ChildProcess, output: NodeJS.WritableStream): Child {
   return { process: child, cause: () => cause };
 }
 
+function afterTimeout(ms: number, run: () => void): () => void {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+}
+
 const alive = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
 
@@ -79,6 +86,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   const now = options.now ?? Date.now;
+  const after = options.after ?? afterTimeout;
   return new Promise<number>((resolve) => {
     let current: ChildProcess | undefined;
     let standby: Child | undefined;
@@ -86,7 +94,11 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     let everReady = false;
     let failuresInARow = 0;
     let restarts = 0;
-    let timer: NodeJS.Timeout | undefined;
+    /** Cancels the pending restart, or the pending load of the next standby. */
+    let cancelRestart: (() => void) | undefined;
+    let cancelStandby: (() => void) | undefined;
+    /** The back-off holds the next Node process (a standby too) until then. */
+    let nextProcessAt = 0;
 
     /** Children draining after a model failure while their successor serves. */
     const draining = new Set<ChildProcess>();
@@ -100,7 +112,8 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     };
     function forward(signal: NodeJS.Signals): void {
       stopping = signal;
-      clearTimeout(timer);
+      cancelRestart?.();
+      cancelStandby?.();
       logger.info({ signal }, `the supervisor got ${signal}: stopping the service`);
       for (const child of draining) if (alive(child)) child.kill(signal);
       if (alive(current)) current.kill(signal);
@@ -109,7 +122,14 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     for (const signal of signals) process.on(signal, forward);
 
     const prepareStandby = (): void => {
+      cancelStandby?.();
+      cancelStandby = undefined;
       if (stopping || alive(standby?.process)) return;
+      const wait = nextProcessAt - now();
+      if (wait > 0) {
+        cancelStandby = after(wait, prepareStandby);
+        return;
+      }
       const next = watch(options.start(true, everReady), output);
       standby = next;
       next.process.on('message', (message: unknown) => {
@@ -120,6 +140,15 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       next.process.on('exit', () => {
         if (standby === next) standby = undefined;
       });
+    };
+
+    /** One more service ended (`readyAt`: when it was ready, if ever): the count in a row and the wait before the next process. */
+    const countFailure = (readyAt: number | undefined): NextStart => {
+      const next = nextStart(failuresInARow, readyAt === undefined ? undefined : now() - readyAt, backoff);
+      failuresInARow = next.failuresInARow;
+      restarts += 1;
+      nextProcessAt = now() + next.delayMs;
+      return next;
     };
 
     /** Serves with the standby when there is one (it has loaded already), else with a new child. */
@@ -153,11 +182,23 @@ export function supervise(options: SuperviseOptions): Promise<number> {
           options.desk.stopServingWith(child);
           draining.add(child);
           const why = cause();
+          const { delayMs } = countFailure(readyAt);
+          // A standby that has loaded takes over at once (the hand-over's promise: no connection
+          // waits); the back-off holds the next Node process, the standby after it, or, when none has
+          // loaded, the successor itself (the connections wait in the supervisor meanwhile).
+          const handOver = alive(standby?.process);
           logger.warn(
-            { pid: child.pid, cause: why },
-            `the service failed${why ? ` (${why})` : ''} and drains its chats in flight: the next one takes new connections now`,
+            { pid: child.pid, cause: why, restarts, delayMs, failuresInARow, readyBefore: true },
+            `the service failed${why ? ` (${why})` : ''} and drains its chats in flight: ${
+              handOver
+                ? 'the standby takes new connections now'
+                : delayMs === 0
+                  ? 'the next one starts now'
+                  : `the next one starts in ${delayMs} ms`
+            }${delayMs === 0 ? '' : ` (${failuresInARow} services in a row failed within ${backoff.steadyMs} ms of being ready)`}`,
           );
-          serve();
+          if (handOver) serve();
+          else cancelRestart = after(delayMs, serve);
         } else if (type === READY_MESSAGE.type) {
           if (successor) options.desk?.serveWith(child);
           clearTimeout(deadline);
@@ -187,17 +228,14 @@ export function supervise(options: SuperviseOptions): Promise<number> {
           return;
         }
         const ready = readyAt !== undefined;
-        const next = nextStart(failuresInARow, ready ? now() - readyAt! : undefined, backoff);
-        failuresInARow = next.failuresInARow;
-        const { delayMs } = next;
-        restarts += 1;
+        const { delayMs } = countFailure(readyAt);
         const soon = ready ? ` within ${backoff.steadyMs} ms of being ready` : ' before it was ready';
         const when = delayMs === 0 ? 'at once' : `in ${delayMs} ms (${failuresInARow} starts in a row ended${soon})`;
         logger.warn(
           { ...why, restarts, delayMs, failuresInARow, readyBefore: ready },
           `the service ${ended}${ready ? '' : ' before it was ready'}${why.cause ? ` (${why.cause})` : ''}: restarting it ${when}`,
         );
-        timer = setTimeout(serve, delayMs);
+        cancelRestart = after(delayMs, serve);
       });
     };
     serve();
