@@ -17,6 +17,7 @@ import { assetRoutes } from './routes/assets.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { eventsRoutes } from './routes/events.js';
+import { LongStreams } from './long-streams.js';
 import { historyRoutes } from './routes/history.js';
 import { moodRoutes } from './routes/mood.js';
 import { pageRoutes } from './routes/pages.js';
@@ -107,6 +108,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const turns = options.turns ?? ownTurnLog(app);
   const feed = new VisitorFeed();
+  const streams = new LongStreams(logger, options.eventStreamBufferBytes);
+  app.addHook('preClose', (done) => {
+    streams.closeAll();
+    done();
+  });
 
   const frameAncestors = config.frameAncestors ?? [];
   // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
@@ -127,9 +133,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy, system, frameAncestors });
     await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy, turns, feed });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
-    await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
+    await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy, streams });
   });
-  await app.register(eventsRoutes, { bus, system, logger, bufferBytes: options.eventStreamBufferBytes });
+  await app.register(eventsRoutes, { bus, system, streams });
   await app.register(avatarRoutes, { system });
   await app.register(moodRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });
