@@ -35,6 +35,9 @@ export interface SuperviseOptions {
   readonly desk?: ConnectionDesk;
 }
 
+/** How long a child that is still starting may take to end after a stop signal before it is killed. */
+export const STARTING_STOP_MS = 1500;
+
 /** A start has this long to be ready: the key check is bounded by LLM_TIMEOUT_MS (30 s by default). */
 export const READY_TIMEOUT_MS = 60_000;
 
@@ -100,6 +103,8 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     /** The back-off holds the next Node process (a standby too) until then. */
     let nextProcessAt = 0;
 
+    /** The children that said they were ready. */
+    const readyChildren = new WeakSet<ChildProcess>();
     /** Children draining after a model failure while their successor serves. */
     const draining = new Set<ChildProcess>();
     const finish = (code: number): void => {
@@ -116,8 +121,14 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       cancelStandby?.();
       logger.info({ signal }, `the supervisor got ${signal}: stopping the service`);
       for (const child of draining) if (alive(child)) child.kill(signal);
-      if (alive(current)) current.kill(signal);
-      else finish(0);
+      const stopped = current;
+      if (!alive(stopped)) {
+        finish(0);
+        return;
+      }
+      stopped.kill(signal);
+      // A child still starting has no chats to end: one that does not stop at once (stuck in a native call) is ended.
+      if (!readyChildren.has(stopped)) after(STARTING_STOP_MS, () => alive(stopped) && stopped.kill('SIGKILL'));
     }
     for (const signal of signals) process.on(signal, forward);
 
@@ -202,6 +213,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
         } else if (type === READY_MESSAGE.type) {
           if (successor) options.desk?.serveWith(child);
           clearTimeout(deadline);
+          readyChildren.add(child);
           readyAt = now();
           everReady = true;
           prepareStandby();

@@ -1,5 +1,5 @@
 import type {} from '@fastify/sse';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { TurnFrame, TurnLog } from '../../turns/turn-log.js';
 import { endsTurn } from '../../turns/turn-log.js';
