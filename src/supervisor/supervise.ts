@@ -22,6 +22,8 @@ export interface SuperviseOptions {
   readonly logger: Logger;
   /** Where the children's log lines go (they pass through, so that the supervisor can name a failure's cause). */
   readonly output: NodeJS.WritableStream;
+  /** How a child's JSON line is written to `output` (on a terminal: as the supervisor's own look); as it is by default. */
+  readonly format?: (line: string) => string;
   readonly backoff?: Backoff;
   /** The signals forwarded to the child; the supervisor stops once it has ended. */
   readonly signals?: readonly NodeJS.Signals[];
@@ -47,11 +49,11 @@ interface Child {
   readonly cause: () => string | undefined;
 }
 
-function watch(child: ChildProcess, output: NodeJS.WritableStream): Child {
+function watch(child: ChildProcess, output: NodeJS.WritableStream, format: (line: string) => string = (line) => line): Child {
   let cause: string | undefined;
   if (child.stdout) {
     createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
-      output.write(`${line}\n`);
+      output.write(`${format(line)}\n`);
       try {
         const entry = JSON.parse(line) as { level?: number; msg?: string };
         if ((entry.level ?? 0) >= 50 && typeof entry.msg === 'string') cause = entry.msg;
@@ -141,7 +143,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
         cancelStandby = after(wait, prepareStandby);
         return;
       }
-      const next = watch(options.start(true, everReady), output);
+      const next = watch(options.start(true, everReady), output, options.format);
       standby = next;
       next.process.on('message', (message: unknown) => {
         if ((message as { type?: unknown } | null)?.type === LOADED_MESSAGE.type) {
@@ -167,7 +169,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       const next = alive(standby?.process) ? standby : undefined;
       standby = undefined;
       if (next) next.process.send(SERVE_MESSAGE);
-      follow(next ?? watch(options.start(false, everReady), output));
+      follow(next ?? watch(options.start(false, everReady), output, options.format));
     };
 
     const follow = ({ process: child, cause }: Child): void => {
