@@ -1,6 +1,7 @@
 import type { ChatConfig } from '../config/chat-config.js';
 import type { EmbeddedStore } from '../embedded/embedded-store.js';
-import { probeStoreFile } from '../embedded/store-probe.js';
+import { probeStoreFile, readStoreApart } from '../embedded/store-probe.js';
+import { stat } from 'node:fs/promises';
 import { ALWAYS_HELD } from '../mood-ledger/drift-lease.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';
 import type { Adapters, AdaptersDeps, SystemAdapters } from './types.js';
@@ -13,13 +14,15 @@ import { sessionBoundsOf } from './session-bounds-of.js';
  */
 export function embeddedAdapters(config: ChatConfig, deps: Pick<AdaptersDeps, 'clock' | 'logger'>): Adapters {
   const opened = new ClosingOrder(deps.logger);
+  // A stop while the store is read ends the read at once.
+  const stopping = new AbortController();
   let store: EmbeddedStore | undefined;
   let opening: Promise<SystemAdapters> | undefined;
   return {
     mode: 'embedded',
     forSystem: () =>
       (opening ??= (async () => {
-        store = opened.add('embedded database', await openEmbeddedStoreOf(config, deps));
+        store = opened.add('embedded database', await openEmbeddedStoreOf(config, deps, stopping.signal));
         return {
           ledger: opened.add('mood ledger', store.ledger),
           conversations: opened.add('conversation store', store.conversations),
@@ -27,7 +30,10 @@ export function embeddedAdapters(config: ChatConfig, deps: Pick<AdaptersDeps, 'c
         };
       })()),
     adoptPredecessorWrites: () => store?.conversations.adoptDisk(),
-    close: () => opened.close(),
+    close: () => {
+      stopping.abort();
+      return opened.close();
+    },
   };
 }
 
@@ -36,7 +42,11 @@ export function embeddedAdapters(config: ChatConfig, deps: Pick<AdaptersDeps, 'c
  * or spin the process instead of failing. An empty store beside an emotions file with a saved mood
  * means conversations were lost (the store deleted or replaced): said once, at `warn`.
  */
-async function openEmbeddedStoreOf(config: ChatConfig, { clock, logger }: Pick<AdaptersDeps, 'clock' | 'logger'>): Promise<EmbeddedStore> {
+async function openEmbeddedStoreOf(
+  config: ChatConfig,
+  { clock, logger }: Pick<AdaptersDeps, 'clock' | 'logger'>,
+  signal: AbortSignal,
+): Promise<EmbeddedStore> {
   let embedded: typeof import('../embedded/embedded-store.js');
   try {
     embedded = await import('../embedded/embedded-store.js');
@@ -47,9 +57,13 @@ async function openEmbeddedStoreOf(config: ChatConfig, { clock, logger }: Pick<A
   let problem: string | undefined;
   try {
     problem = await probeStoreFile(path);
+    // Damage past the meta pages makes lmdb crash or spin where no signal reaches: the whole store is
+    // read apart first. Not again on a supervised restart: a service was ready on this store before.
+    if (problem === undefined && !config.keyCheckedBefore && (await storeHasData(path))) problem = await readStoreApart(path, signal);
   } catch (error) {
     throw openError(`cannot open the conversation store ${path}`, error);
   }
+  if (signal.aborted) throw new Error('the service was stopped while its conversation store was read');
   if (problem !== undefined)
     throw new Error(
       `the conversation store ${path} is damaged: ${problem}. Move it away (mv ${path} ${path}.damaged) and start again: ` +
@@ -74,4 +88,12 @@ async function openEmbeddedStoreOf(config: ChatConfig, { clock, logger }: Pick<A
 
 function openError(message: string, error: unknown): Error {
   return new Error(`${message} (${(error as Error).message})`, { cause: error });
+}
+
+/** A store file with something in it: a new one has nothing to read apart. */
+async function storeHasData(path: string): Promise<boolean> {
+  return stat(path).then(
+    (stats) => stats.isFile() && stats.size > 0,
+    () => false,
+  );
 }

@@ -35,7 +35,8 @@ export interface ChatConfig {
   readonly providerTimeoutMs: number;
   /**
    * Set by `hub serve --supervise` on every child after one was ready (`EMOTION_HUB_KEY_CHECKED`, not
-   * for users): the keys were checked at the first start, and a restart does not ask the provider again.
+   * for users): the keys were checked at the first start, and a restart does not ask the provider again;
+   * a service was ready on the store, so it is not read whole apart again either.
    */
   readonly keyCheckedBefore?: boolean;
   /** What a failed model call does to the service (`ON_MODEL_FAILURE`): `exit` (docs/specification.md#states) or `stay`. */

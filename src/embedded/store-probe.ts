@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { open } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 
 /**
  * What lmdb's file must look like before it is opened: lmdb maps the file and trusts it, so a
@@ -77,5 +80,45 @@ export async function probeStoreFile(path: string): Promise<string | undefined> 
     return storeFileProblem(stats.size, head);
   } finally {
     await file.close();
+  }
+}
+
+/** How long reading the whole store apart may take before it counts as damaged (a start must end within 10 s). */
+export const STORE_READ_MS = 8000;
+
+/**
+ * Opens, reads whole and writes once a copy of the store at `path`, in a process of its own
+ * (`store-read-child.js`): damage deep in the file, past the meta pages, makes lmdb crash or spin in
+ * native code, where neither a timer nor SIGTERM reaches; a child can be killed. Undefined when it read whole; what went wrong otherwise.
+ * `signal` ends the read at once (the service was told to stop meanwhile).
+ */
+export async function readStoreApart(path: string, signal?: AbortSignal, timeoutMs = STORE_READ_MS): Promise<string | undefined> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./store-read-child.js', import.meta.url)), path], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let said = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (said += text));
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const stop = (): void => {
+    child.kill('SIGKILL');
+  };
+  signal?.addEventListener('abort', stop, { once: true });
+  // Never left behind, spinning, by a process that ends meanwhile.
+  process.once('exit', stop);
+  try {
+    const [code, ended] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    if (late) return `reading it did not end within ${timeoutMs / 1000} s`;
+    if (signal?.aborted) return undefined;
+    if (ended !== null) return `reading it crashed (${ended})`;
+    if (code !== 0) return `it could not be read (${said.trim().split('\n')[0] || `status ${code}`})`;
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+    process.removeListener('exit', stop);
   }
 }

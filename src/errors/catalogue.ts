@@ -69,6 +69,11 @@ export const ERRORS = {
   // Only a streamed chat can be stopped, so only its `event: error` carries this; the status is for the table.
   CHAT_STOPPED: { statusCode: 409, message: 'The reply was stopped: this message changed nothing.' },
   NOTHING_TO_REDO: { statusCode: 409, message: 'There is no last message to regenerate or edit: send a message first.' },
+  // A redo acts on the last exchange: while a reply streams, that would be the one before it.
+  REPLY_IN_PROGRESS: {
+    statusCode: 409,
+    message: 'A reply of this conversation is still being written: wait for it to end (or stop it), then regenerate or edit.',
+  },
   TURN_LOST: {
     statusCode: 503,
     message: 'The replica writing this reply stopped before it ended: the message changed nothing. Please send it again.',

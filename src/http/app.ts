@@ -18,6 +18,7 @@ import { assetRoutes } from './routes/assets.js';
 import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { eventsRoutes } from './routes/events.js';
+import { LongStreams } from './long-streams.js';
 import { historyRoutes } from './routes/history.js';
 import { historyTransferRoutes } from './routes/history-transfer.js';
 import { moodRoutes } from './routes/mood.js';
@@ -109,6 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const turns = options.turns ?? ownTurnLog(app);
   const feed = new VisitorFeed();
+  const streams = new LongStreams(logger, options.eventStreamBufferBytes);
+  app.addHook('preClose', (done) => {
+    streams.closeAll();
+    done();
+  });
 
   const frameAncestors = config.frameAncestors ?? [];
   // Framed (a Space, FRAME_ANCESTORS), the session cookie must be SameSite=None to reach the frame.
@@ -138,9 +144,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxMessageLength: config.maxMessageLength,
       maxImportBytes: config.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES,
     });
-    await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
+    await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy, streams });
   });
-  await app.register(eventsRoutes, { bus, system, logger, bufferBytes: options.eventStreamBufferBytes });
+  await app.register(eventsRoutes, { bus, system, streams });
   await app.register(avatarRoutes, { system });
   await app.register(moodRoutes, { system });
   await app.register(systemStatusRoutes, { system, clock });

@@ -120,6 +120,8 @@ export class RedisTurnLog implements TurnLog {
     let last = after;
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
+    // Asked before the first read: a turn that had ended then has all its frames in its stream.
+    let ended = (await client.hexists(keys.turnsRunning, turn)) === 0;
     const read = async (): Promise<void> => {
       timer = undefined;
       if (stopped || this.#closed) return;
@@ -128,8 +130,12 @@ export class RedisTurnLog implements TurnLog {
         const frame = frameOf(entry);
         last = frame.id;
         onFrame(frame);
-        if (endsTurn(frame.event)) return;
+        if (endsTurn(frame.event)) {
+          ended = true;
+          return;
+        }
       }
+      if (ended) return entries.length < 500 ? undefined : read();
       if (stopped) return;
       timer = setTimeout(() => {
         if (timer) this.#polls.delete(timer);
@@ -139,6 +145,7 @@ export class RedisTurnLog implements TurnLog {
     };
     await read();
     return {
+      ended,
       close: () => {
         stopped = true;
         if (timer) {

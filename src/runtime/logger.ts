@@ -43,6 +43,25 @@ export interface LoggerOptions {
   readonly redactor?: Redactor;
 }
 
+/** How a line looks on a terminal, one line each: the service's own, and its children's under `--supervise`. */
+export const PRETTY_OPTIONS = { colorize: true, translateTime: 'SYS:standard', singleLine: true } as const;
+
+/**
+ * Formats a JSON log line (a supervised child's) as the terminal shows the supervisor's own; a
+ * line that is not JSON comes back as it is.
+ */
+export async function prettyLines(): Promise<(line: string) => string> {
+  const { prettyFactory } = await import('pino-pretty');
+  const pretty = prettyFactory(PRETTY_OPTIONS);
+  return (line) => {
+    try {
+      return pretty(JSON.parse(line) as object).replace(/\n$/, '');
+    } catch {
+      return line;
+    }
+  };
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = (options.debug ?? isDebugEnabled()) ? 'debug' : 'info';
   const redactor = options.redactor ?? Redactor.fromEnv(process.env);
@@ -55,7 +74,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty ?? process.stdout.isTTY === true) {
-    return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } });
+    return pino({ ...base, transport: { target: 'pino-pretty', options: PRETTY_OPTIONS } });
   }
   return pino(base);
 }

@@ -9,6 +9,12 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_SECRET_LENGTH = 4;
 
+/** A key shorter than this is easy to guess, and likely to stand inside other words: the start warns of it. */
+export const SHORT_KEY_LENGTH = 8;
+
+/** What continues a token: a secret next to one of these is part of another word, not the secret. */
+const TOKEN_CHARACTER = '[A-Za-z0-9_-]';
+
 /** The environment variables that hold a secret as a whole value. */
 export const SECRET_VARIABLES = [
   'LLM_API_KEY',
@@ -54,11 +60,23 @@ export class Redactor {
     }
     // Longest first: a secret that contains another is blanked out whole.
     this.#forms = [...forms].sort((a, b) => b.length - a.length);
+    this.#whole =
+      this.#forms.length === 0
+        ? undefined
+        : new RegExp(
+            `(?<!${TOKEN_CHARACTER})(?:${this.#forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?!${TOKEN_CHARACTER})`,
+            'g',
+          );
   }
 
+  #whole: RegExp | undefined;
+
+  /**
+   * Blanks out each secret where it stands as a whole token: a key `fake` inside `fake-model` is
+   * another word, left as it is (blanking it would mangle the word and tell where the key sits).
+   */
   redact(text: string): string {
-    let result = text;
-    for (const form of this.#forms) if (result.includes(form)) result = result.replaceAll(form, REDACTED);
-    return result;
+    if (this.#whole === undefined || !this.#forms.some((form) => text.includes(form))) return text;
+    return text.replace(this.#whole, REDACTED);
   }
 }

@@ -1,4 +1,5 @@
 import type { ChatConfig } from '../config/chat-config.js';
+import { SHORT_KEY_LENGTH } from '../runtime/secrets.js';
 
 /** What the operator must hear before the service says it is ready: settings that chat or safety depend on. */
 export type StartupConfig = Pick<ChatConfig, 'primary' | 'host' | 'frameAncestors' | 'onSpace'>;
@@ -19,6 +20,10 @@ function isLoopback(host: string): boolean {
 export function startupWarnings(config: StartupConfig): string[] {
   const warnings: string[] = [];
   if (config.primary.apiKey === undefined) warnings.push(KEY_MISSING_WARNING);
+  else if (config.primary.apiKey.length < SHORT_KEY_LENGTH)
+    warnings.push(
+      `LLM_API_KEY is shorter than ${SHORT_KEY_LENGTH} characters: fine for a local server that takes any key; a real key is longer (is it cut short?). Logs hide it only where it stands as a word of its own`,
+    );
   if (!config.onSpace) {
     if (config.frameAncestors.length > 0) {
       warnings.push(

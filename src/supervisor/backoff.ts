@@ -6,12 +6,14 @@ export interface Backoff {
   readonly maxMs: number;
   /**
    * A service that ends sooner than this after it was ready has failed too soon: it counts as a
-   * failure in a row, so a provider that fails every chat does not get a restart a second.
+   * failure in a row, so a provider that fails every chat does not get a restart a second. One
+   * that stays healthy this long resets the count.
    */
   readonly steadyMs: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 500, maxMs: 30_000, steadyMs: 10_000 };
+/** 0.5 s, 1 s, 2 s, … up to 30 s; a service healthy for a minute starts the count again. */
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 500, maxMs: 30_000, steadyMs: 60_000 };
 
 /**
  * The wait before the next start: none after a service that ran steadily (a model failure, a

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { KEY_CHECKED_VARIABLE } from '../config/chat-config.js';
-import { isDebugEnabled } from '../runtime/logger.js';
+import { isDebugEnabled, prettyLines } from '../runtime/logger.js';
 import { Redactor } from '../runtime/secrets.js';
 import { serviceLogger } from '../service/run-chat-service.js';
 import { supervise } from './supervise.js';
@@ -24,6 +24,8 @@ export async function runSupervisor(): Promise<number> {
     logger,
     desk,
     output: process.stdout,
+    // The children write JSON to the pipe; a terminal shows their lines as it shows the supervisor's.
+    ...(process.stdout.isTTY ? { format: await prettyLines() } : {}),
     start: (standby, keyChecked) =>
       spawn(process.execPath, [...process.execArgv, script, 'serve', '--supervised', ...(standby ? ['--standby'] : [])], {
         stdio: ['ignore', 'pipe', 'inherit', 'ipc'],

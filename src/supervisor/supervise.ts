@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../runtime/logger.js';
-import { DEFAULT_BACKOFF, nextStart, type Backoff } from './backoff.js';
+import { DEFAULT_BACKOFF, nextStart, type Backoff, type NextStart } from './backoff.js';
 import {
   ACCEPTING_MESSAGE,
   DRAINING_MESSAGE,
@@ -22,6 +22,8 @@ export interface SuperviseOptions {
   readonly logger: Logger;
   /** Where the children's log lines go (they pass through, so that the supervisor can name a failure's cause). */
   readonly output: NodeJS.WritableStream;
+  /** How a child's JSON line is written to `output` (on a terminal: as the supervisor's own look); as it is by default. */
+  readonly format?: (line: string) => string;
   readonly backoff?: Backoff;
   /** The signals forwarded to the child; the supervisor stops once it has ended. */
   readonly signals?: readonly NodeJS.Signals[];
@@ -29,9 +31,14 @@ export interface SuperviseOptions {
   readonly readyTimeoutMs?: number;
   /** The time in ms, for how long a child was ready; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** Runs `run` in `ms` (default `setTimeout`); returns the cancel. Tests drive the back-off's waits with it. */
+  readonly after?: (ms: number, run: () => void) => () => void;
   /** The listening socket the supervisor holds and hands connections from; without it each child listens itself. */
   readonly desk?: ConnectionDesk;
 }
+
+/** How long a child that is still starting may take to end after a stop signal before it is killed. */
+export const STARTING_STOP_MS = 1500;
 
 /** A start has this long to be ready: the key check is bounded by LLM_TIMEOUT_MS (30 s by default). */
 export const READY_TIMEOUT_MS = 60_000;
@@ -42,11 +49,11 @@ interface Child {
   readonly cause: () => string | undefined;
 }
 
-function watch(child: ChildProcess, output: NodeJS.WritableStream): Child {
+function watch(child: ChildProcess, output: NodeJS.WritableStream, format: (line: string) => string = (line) => line): Child {
   let cause: string | undefined;
   if (child.stdout) {
     createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
-      output.write(`${line}\n`);
+      output.write(`${format(line)}\n`);
       try {
         const entry = JSON.parse(line) as { level?: number; msg?: string };
         if ((entry.level ?? 0) >= 50 && typeof entry.msg === 'string') cause = entry.msg;
@@ -56,6 +63,11 @@ function watch(child: ChildProcess, output: NodeJS.WritableStream): Child {
     });
   }
   return { process: child, cause: () => cause };
+}
+
+function afterTimeout(ms: number, run: () => void): () => void {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
 }
 
 const alive = (child: ChildProcess | undefined): child is ChildProcess =>
@@ -79,6 +91,7 @@ export function supervise(options: SuperviseOptions): Promise<number> {
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   const now = options.now ?? Date.now;
+  const after = options.after ?? afterTimeout;
   return new Promise<number>((resolve) => {
     let current: ChildProcess | undefined;
     let standby: Child | undefined;
@@ -86,8 +99,14 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     let everReady = false;
     let failuresInARow = 0;
     let restarts = 0;
-    let timer: NodeJS.Timeout | undefined;
+    /** Cancels the pending restart, or the pending load of the next standby. */
+    let cancelRestart: (() => void) | undefined;
+    let cancelStandby: (() => void) | undefined;
+    /** The back-off holds the next Node process (a standby too) until then. */
+    let nextProcessAt = 0;
 
+    /** The children that said they were ready. */
+    const readyChildren = new WeakSet<ChildProcess>();
     /** Children draining after a model failure while their successor serves. */
     const draining = new Set<ChildProcess>();
     const finish = (code: number): void => {
@@ -100,17 +119,31 @@ export function supervise(options: SuperviseOptions): Promise<number> {
     };
     function forward(signal: NodeJS.Signals): void {
       stopping = signal;
-      clearTimeout(timer);
+      cancelRestart?.();
+      cancelStandby?.();
       logger.info({ signal }, `the supervisor got ${signal}: stopping the service`);
       for (const child of draining) if (alive(child)) child.kill(signal);
-      if (alive(current)) current.kill(signal);
-      else finish(0);
+      const stopped = current;
+      if (!alive(stopped)) {
+        finish(0);
+        return;
+      }
+      stopped.kill(signal);
+      // A child still starting has no chats to end: one that does not stop at once (stuck in a native call) is ended.
+      if (!readyChildren.has(stopped)) after(STARTING_STOP_MS, () => alive(stopped) && stopped.kill('SIGKILL'));
     }
     for (const signal of signals) process.on(signal, forward);
 
     const prepareStandby = (): void => {
+      cancelStandby?.();
+      cancelStandby = undefined;
       if (stopping || alive(standby?.process)) return;
-      const next = watch(options.start(true, everReady), output);
+      const wait = nextProcessAt - now();
+      if (wait > 0) {
+        cancelStandby = after(wait, prepareStandby);
+        return;
+      }
+      const next = watch(options.start(true, everReady), output, options.format);
       standby = next;
       next.process.on('message', (message: unknown) => {
         if ((message as { type?: unknown } | null)?.type === LOADED_MESSAGE.type) {
@@ -122,12 +155,21 @@ export function supervise(options: SuperviseOptions): Promise<number> {
       });
     };
 
+    /** One more service ended (`readyAt`: when it was ready, if ever): the count in a row and the wait before the next process. */
+    const countFailure = (readyAt: number | undefined): NextStart => {
+      const next = nextStart(failuresInARow, readyAt === undefined ? undefined : now() - readyAt, backoff);
+      failuresInARow = next.failuresInARow;
+      restarts += 1;
+      nextProcessAt = now() + next.delayMs;
+      return next;
+    };
+
     /** Serves with the standby when there is one (it has loaded already), else with a new child. */
     const serve = (): void => {
       const next = alive(standby?.process) ? standby : undefined;
       standby = undefined;
       if (next) next.process.send(SERVE_MESSAGE);
-      follow(next ?? watch(options.start(false, everReady), output));
+      follow(next ?? watch(options.start(false, everReady), output, options.format));
     };
 
     const follow = ({ process: child, cause }: Child): void => {
@@ -153,14 +195,27 @@ export function supervise(options: SuperviseOptions): Promise<number> {
           options.desk.stopServingWith(child);
           draining.add(child);
           const why = cause();
+          const { delayMs } = countFailure(readyAt);
+          // A standby that has loaded takes over at once (the hand-over's promise: no connection
+          // waits); the back-off holds the next Node process, the standby after it, or, when none has
+          // loaded, the successor itself (the connections wait in the supervisor meanwhile).
+          const handOver = alive(standby?.process);
           logger.warn(
-            { pid: child.pid, cause: why },
-            `the service failed${why ? ` (${why})` : ''} and drains its chats in flight: the next one takes new connections now`,
+            { pid: child.pid, cause: why, restarts, delayMs, failuresInARow, readyBefore: true },
+            `the service failed${why ? ` (${why})` : ''} and drains its chats in flight: ${
+              handOver
+                ? 'the standby takes new connections now'
+                : delayMs === 0
+                  ? 'the next one starts now'
+                  : `the next one starts in ${delayMs} ms`
+            }${delayMs === 0 ? '' : ` (${failuresInARow} services in a row failed within ${backoff.steadyMs} ms of being ready)`}`,
           );
-          serve();
+          if (handOver) serve();
+          else cancelRestart = after(delayMs, serve);
         } else if (type === READY_MESSAGE.type) {
           if (successor) options.desk?.serveWith(child);
           clearTimeout(deadline);
+          readyChildren.add(child);
           readyAt = now();
           everReady = true;
           prepareStandby();
@@ -187,17 +242,14 @@ export function supervise(options: SuperviseOptions): Promise<number> {
           return;
         }
         const ready = readyAt !== undefined;
-        const next = nextStart(failuresInARow, ready ? now() - readyAt! : undefined, backoff);
-        failuresInARow = next.failuresInARow;
-        const { delayMs } = next;
-        restarts += 1;
+        const { delayMs } = countFailure(readyAt);
         const soon = ready ? ` within ${backoff.steadyMs} ms of being ready` : ' before it was ready';
         const when = delayMs === 0 ? 'at once' : `in ${delayMs} ms (${failuresInARow} starts in a row ended${soon})`;
         logger.warn(
           { ...why, restarts, delayMs, failuresInARow, readyBefore: ready },
           `the service ${ended}${ready ? '' : ' before it was ready'}${why.cause ? ` (${why.cause})` : ''}: restarting it ${when}`,
         );
-        timer = setTimeout(serve, delayMs);
+        cancelRestart = after(delayMs, serve);
       });
     };
     serve();

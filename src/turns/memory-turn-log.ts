@@ -56,9 +56,9 @@ export class MemoryTurnLog implements TurnLog {
     const kept = this.#turns.get(turn);
     if (kept === undefined || kept.session !== session) return undefined;
     for (const frame of kept.frames.slice(Math.max(0, after))) onFrame(frame);
-    if (kept.ended) return { close: () => undefined };
+    if (kept.ended) return { ended: true, close: () => undefined };
     kept.followers.add(onFrame);
-    return { close: () => kept.followers.delete(onFrame) };
+    return { ended: false, close: () => kept.followers.delete(onFrame) };
   }
 
   running(session: SessionKey): readonly TurnSummary[] {

@@ -29,6 +29,8 @@ export interface TurnSummary {
 
 /** A reader following a turn; `close` stops it (the reader went away). */
 export interface TurnFollower {
+  /** The turn had ended when the reader came: every frame after `after` was sent already, and no more come. */
+  readonly ended: boolean;
   close(): void;
 }
 

@@ -85,9 +85,7 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
     provider.prompts.at(-1)!.messages.some((turn) => turn.content === 'I love this, what a wonderful day'),
     'the conversation is intact: the first exchange is in the next prompt',
   );
-  const handOver = supervisor.lines.find(
-    (line) => line.component === 'supervisor' && /the next one takes new connections/.test(String(line.msg)),
-  );
+  const handOver = supervisor.lines.find((line) => line.component === 'supervisor' && /takes new connections now/.test(String(line.msg)));
   t.match(handOver, { level: 40, cause: /dialogue/ }, "the supervisor's log says why the next service took over");
   t.equal(listens(supervisor.lines), 1, 'the port stayed open all along: the supervisor holds it');
   t.equal(
@@ -183,6 +181,16 @@ t.test('a model failure under --supervise: the reply in flight ends whole while 
   await eventually('the old process gone', () =>
     supervisor.lines.some((line) => /the service that drained exited with status 1; its successor serves/.test(String(line.msg))),
   );
+  // The reply that ended on the old process is the visitor's on the successor once the old one has exited.
+  const history = await eventually('the drained exchange in the history on the successor', async () => {
+    const messages = ((await (await slowVisitor.fetch('/api/history')).json()) as { messages: { role: string; content: string }[] })
+      .messages;
+    return messages.length > 0 ? messages : undefined;
+  });
+  t.match(history, [
+    { role: 'user', content: 'slow: tell me something' },
+    { role: 'assistant', content: 'Worth the wait.' },
+  ]);
   t.equal((await new CookieJar(address).chat('still there?')).status, 200);
   supervisor.kill('SIGTERM');
   t.equal(await supervisor.exited, 0);

@@ -16,8 +16,8 @@ t.test('package: name emotion-hub, ESM, the Node range, bin hub', (t) => {
   t.end();
 });
 
-t.test('npm start builds if needed and is `hub serve`; npm test builds and runs every test', (t) => {
-  t.equal(pkg.scripts.start, 'node bin/run.js serve');
+t.test('npm start builds if needed and is `hub serve --supervise`; npm test builds and runs every test', (t) => {
+  t.equal(pkg.scripts.start, 'node bin/run.js serve --supervise');
   t.match(pkg.scripts.prestart, 'build-if-needed');
   t.match(pkg.scripts.pretest, 'npm run build');
   t.equal(pkg.scripts.test, 'node scripts/test.mjs');

@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import t from 'tap';
 import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedded-store.js';
-import { probeStoreFile } from '../../src/embedded/store-probe.js';
+import { probeStoreFile, readStoreApart } from '../../src/embedded/store-probe.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
@@ -70,4 +70,31 @@ t.test('the damage that crashes or hangs lmdb is found before it opens', async (
     /meta page 1/,
     'the second meta page damaged',
   );
+});
+
+t.test('read apart: a used store reads whole; damage past the meta pages is found; a read that does not end is killed', async (t) => {
+  const path = await usedStore(t.testdir());
+  t.equal(await readStoreApart(path), undefined, 'a used store reads whole');
+  const bytes = readFileSync(path);
+  const whole = Buffer.from(bytes);
+  // Past the meta pages (the probe passes), over the conversations' pages: random bytes of a fixed seed.
+  let seed = 1;
+  for (let i = 8192; i < 8192 + 65_536 && i < bytes.length; i += 1) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    bytes[i] = (seed >>> 16) & 255;
+  }
+  writeFileSync(path, bytes);
+  t.equal(await probeStoreFile(path), undefined, 'the head looks whole');
+  t.match(
+    await readStoreApart(path),
+    /^(it could not be read|reading it crashed|reading it did not end)/,
+    'reading it apart finds the damage',
+  );
+  t.ok(readFileSync(path).equals(bytes), 'and writes nothing');
+  writeFileSync(path, whole);
+  t.equal(await readStoreApart(path, undefined, 1), 'reading it did not end within 0.001 s', 'past the time allowed, the reader is killed');
+  const stop = new AbortController();
+  const reading = readStoreApart(path, stop.signal, 60_000);
+  stop.abort();
+  t.equal(await reading, undefined, 'a stop ends the read at once, judging nothing');
 });

@@ -104,7 +104,9 @@ t.test('with the key missing the page goes to /error, which explains LLM_API_KEY
   await page.waitForURL(`${address}/error`);
   t.match(await page.locator('h1').textContent(), /not available/);
   t.match(await page.locator('main').textContent(), /LLM_API_KEY/);
-  await page.locator('#state', { hasText: 'LLM_API_KEY is not set' }).waitFor();
+  await page.locator('#state', { hasText: 'LLM_API_KEY is not set (state: missing_llm_key)' }).waitFor();
+  t.ok(await page.locator('#key-missing').isVisible(), 'what to set');
+  t.notOk(await page.locator('#failed').isVisible(), 'and no "Initialization failed": nothing failed');
   mkdirSync(OUTPUT, { recursive: true });
   await page.screenshot({ path: `${OUTPUT}/error-page.png`, fullPage: true });
 
@@ -114,6 +116,14 @@ t.test('with the key missing the page goes to /error, which explains LLM_API_KEY
   t.equal(await page.locator('#state a').getAttribute('href'), '/');
   t.equal(await page.locator('h1').textContent(), 'Emotion chat is ready', 'no "not available" headline when it is ready');
   t.equal(await page.title(), 'Emotion chat: ready');
+  system.phase = 'failed';
+  await page.reload();
+  await page.locator('#state', { hasText: 'state: error' }).waitFor();
+  t.ok(await page.locator('#failed').isVisible(), 'a failure: what to read and fix');
+  t.notOk(await page.locator('#key-missing').isVisible(), 'and not the missing key');
+  system.phase = 'ready';
+  await page.reload();
+  await page.locator('#state', { hasText: 'ready now' }).waitFor();
   await page.screenshot({ path: `${OUTPUT}/error-page-ready.png`, fullPage: true });
 });
 

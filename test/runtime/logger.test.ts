@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isDebugEnabled } from '../../src/runtime/logger.js';
+import { isDebugEnabled, prettyLines } from '../../src/runtime/logger.js';
 import { capturedLogger } from '../support/captured-logger.js';
 
 t.test('DEBUG is on by default and off for 0 or false', (t) => {
@@ -36,4 +36,19 @@ t.test('keys, tokens and secrets are redacted wherever they sit', (t) => {
   for (const secret of ['sk-live-123', 'sk-live-456', 'hf_abc', 's3cret']) t.notMatch(text, secret);
   t.match(text, '127.0.0.1', 'other fields are kept');
   t.end();
+});
+
+t.test("a supervised child's JSON line is shown on a terminal as the supervisor's own: no JSON, the words and the level", async (t) => {
+  const pretty = await prettyLines();
+  // The terminal's colour codes taken out, to read the words.
+  const line = pretty(JSON.stringify({ level: 40, time: Date.UTC(2026, 10, 28), pid: 7, msg: 'the service failed', delayMs: 1000 }))
+    .split(String.fromCharCode(27))
+    .map((part, index) => (index === 0 ? part : part.replace(/^\[\d+m/, '')))
+    .join('');
+  t.notMatch(line, /^\{/, 'not JSON');
+  t.match(line, /WARN/);
+  t.match(line, /the service failed/);
+  t.match(line, /"delayMs":1000/);
+  t.notMatch(line, /\n/, 'one line, fields included: the pass-through adds the end');
+  t.equal(pretty('not json at all'), 'not json at all', 'anything else as it is');
 });

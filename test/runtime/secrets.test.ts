@@ -82,3 +82,15 @@ t.test('URL credentials are removed by parsing; a URL that does not parse cleanl
   t.same(urlPasswords('redis://127.0.0.1:6379'), []);
   t.end();
 });
+
+t.test('a secret is blanked out as a whole token only: inside another word it is left alone', (t) => {
+  const redactor = new Redactor(['fake', 'sk-abc123']);
+  t.equal(redactor.redact('model fake-model offered; key fake'), `model fake-model offered; key ${REDACTED}`);
+  t.equal(redactor.redact('unfaked, fakes, fake_news'), 'unfaked, fakes, fake_news');
+  t.equal(
+    redactor.redact('Bearer sk-abc123, "sk-abc123", key=sk-abc123&x, (sk-abc123).'),
+    `Bearer ${REDACTED}, "${REDACTED}", key=${REDACTED}&x, (${REDACTED}).`,
+  );
+  t.equal(redactor.redact('sk-abc1234 is another key'), 'sk-abc1234 is another key');
+  t.end();
+});

@@ -12,11 +12,17 @@ import { capturedLogger } from '../support/captured-logger.js';
 // The service's own lines in the terminal: the warnings that hold, said last before "ready" and again
 // every minute, and a few lines per chat.
 
-const KEY = { LLM_API_KEY: 'sk-test' };
+const KEY = { LLM_API_KEY: 'sk-test-key' };
 
 t.test('startup warnings: no key, frames on other origins, a bind beyond this machine; none on a Space', (t) => {
   t.same(startupWarnings(loadChatConfig(KEY)), [], 'the defaults with a key: nothing to say');
   t.same(startupWarnings(loadChatConfig({})), [KEY_MISSING_WARNING]);
+  t.match(
+    startupWarnings(loadChatConfig({ LLM_API_KEY: 'ollama' })),
+    [/^LLM_API_KEY is shorter than 8 characters/],
+    'a key under 8 characters: one warning',
+  );
+  t.same(startupWarnings(loadChatConfig({ LLM_API_KEY: 'sk-12345' })), [], '8 characters: none');
   t.match(KEY_MISSING_WARNING, /LLM_API_KEY is not set.*LLM_BASE_URL and LLM_MODEL for a server that is not OpenAI.*\/error/);
   t.match(startupWarnings(loadChatConfig({ ...KEY, HOST: '0.0.0.0' })), [
     /^listening on 0\.0\.0\.0, not only on this machine: .*HOST=127\.0\.0\.1/,

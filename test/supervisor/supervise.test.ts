@@ -2,8 +2,9 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
-import { READY_MESSAGE } from '../../src/service/supervisor-messages.js';
+import { DRAINING_MESSAGE, READY_MESSAGE } from '../../src/service/supervisor-messages.js';
 import { supervise, type SuperviseOptions } from '../../src/supervisor/supervise.js';
+import type { ConnectionDesk } from '../../src/supervisor/connection-desk.js';
 import { eventually, settlesWithin } from '../../testkit/eventually.js';
 import { capturedLogger } from '../support/captured-logger.js';
 
@@ -116,4 +117,85 @@ t.test('a stop signal ends the supervisor with 0 whatever the child does with it
   second.onSignal = () => second.exit(1); // the stop comes while it starts, and it fails
   process.emit('SIGUSR2', 'SIGUSR2');
   t.equal(await settlesWithin('the supervisor to end', status), 0);
+});
+
+/** The supervisor's waits, held until the test runs them: no real time passes. */
+function heldWaits() {
+  const waits: { ms: number; run: () => void; cancelled: boolean }[] = [];
+  const after = (ms: number, run: () => void) => {
+    const wait = { ms, run, cancelled: false };
+    waits.push(wait);
+    return () => {
+      wait.cancelled = true;
+    };
+  };
+  /** Runs the waits not yet run or cancelled; returns their lengths. */
+  const runAll = (): number[] => {
+    const due = waits.splice(0).filter((wait) => !wait.cancelled);
+    for (const wait of due) wait.run();
+    return due.map((wait) => wait.ms);
+  };
+  return { after, waits, runAll };
+}
+
+t.test('under the default back-off, a child failing 5 s after it was ready restarts at once, the next one after 1 s', async (t) => {
+  let clock = 0;
+  const held = heldWaits();
+  const { serving, status, lines } = supervised({ now: () => clock, after: held.after });
+  const first = await eventually('the first child', () => serving()[0]);
+  first.ready();
+  clock += 5000;
+  first.exit(1);
+  t.same(held.runAll(), [0], 'the first failure after a steady start: at once');
+  const second = await eventually('the second child', () => serving()[1]);
+  second.ready();
+  clock += 5000;
+  second.exit(1);
+  t.same(
+    held.waits.map((wait) => wait.ms),
+    [1000],
+    'the second within the steady minute: after 1 s',
+  );
+  t.equal(serving().length, 2, 'and not before the wait has passed');
+  t.match(lines().at(-1), { failuresInARow: 2, delayMs: 1000 });
+  held.runAll();
+  const third = await eventually('the third child', () => serving()[2]);
+  third.ready();
+  clock += 60_000;
+  third.exit(1);
+  t.match(lines().at(-1), { failuresInARow: 0, delayMs: 0 }, 'a minute healthy resets the count');
+  held.runAll();
+  await eventually('the fourth child', () => serving()[3]);
+  process.emit('SIGUSR2', 'SIGUSR2');
+  t.equal(await status, 0);
+});
+
+t.test('a drain hands over to the loaded standby at once, logs the count, and the back-off holds the next standby', async (t) => {
+  let clock = 0;
+  const held = heldWaits();
+  const desk = { serveWith: () => undefined, stopServingWith: () => undefined, close: () => undefined } as unknown as ConnectionDesk;
+  const { children, serving, status, lines } = supervised({ now: () => clock, after: held.after, desk });
+  const drain = (child: FakeChild) => child.emit('message', DRAINING_MESSAGE);
+  const standbys = () => children.filter((child) => child.standby);
+  const first = await eventually('the first child', () => serving()[0]);
+  first.ready();
+  t.equal(standbys().length, 1, 'a standby loads beside a ready service');
+  clock += 5000;
+  drain(first);
+  t.ok(standbys()[0]?.served, 'the standby serves at once');
+  t.match(lines().at(-1), { failuresInARow: 1, delayMs: 0, msg: /drains its chats in flight: the standby takes new connections now/ });
+  const second = standbys()[0]!;
+  second.ready();
+  t.equal(standbys().length, 2, 'no wait after the first: the next standby loads');
+  clock += 5000;
+  drain(second);
+  t.ok(standbys()[1]?.served, 'the loaded standby takes over at once, whatever the count');
+  t.match(lines().at(-1), { failuresInARow: 2, delayMs: 1000, msg: /2 services in a row failed within 60000 ms/ });
+  standbys()[1]!.ready();
+  t.equal(standbys().length, 2, 'the next standby waits for the back-off');
+  clock += 1000;
+  t.same(held.runAll(), [1000]);
+  t.equal(standbys().length, 3, 'and loads once it has passed');
+  process.emit('SIGUSR2', 'SIGUSR2');
+  t.equal(await status, 0);
 });

@@ -166,6 +166,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
   /** A chat's answer, streamed or JSON; `redo` makes it a regenerate or an edit of the last exchange. */
   const answer = async (request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo) => {
+    // A redo acts on the last exchange: while a reply streams it would redo the one before (refused, not queued).
+    if (redo !== undefined && desk.turns.running(request.session).length > 0) throw httpError('REPLY_IN_PROGRESS');
     request.chatAsked = true;
     if (reply.sse) return streamChat(desk, request, reply, message, redo);
     let result: ChatReplied | ChatRejected;

@@ -1,9 +1,10 @@
 import type {} from '@fastify/sse';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { TurnFrame, TurnLog } from '../../turns/turn-log.js';
 import { endsTurn } from '../../turns/turn-log.js';
 import type { CookiePolicy } from '../cookie-attributes.js';
+import type { LongStreams } from '../long-streams.js';
 import { httpError } from '../errors.js';
 import { visitorSession } from '../session.js';
 import { lastEventId, sseFrame } from '../sse-frame.js';
@@ -21,19 +22,8 @@ export interface TurnRoutesOptions {
   readonly feed: VisitorFeed;
   readonly sessionSecret: string;
   readonly cookiePolicy?: CookiePolicy;
-}
-
-/** Opens an event stream that stays open (heartbeats) until it is ended here or by the client. */
-function openStream(reply: FastifyReply, streams: Set<ServerResponse>, onClose: () => void): ServerResponse {
-  const socket = reply.raw;
-  reply.sse.keepAlive();
-  reply.sse.sendHeaders();
-  streams.add(socket);
-  reply.sse.onClose(() => {
-    streams.delete(socket);
-    onClose();
-  });
-  return socket;
+  /** The app's long-lived streams: their slow-reader bound and their cut at shutdown. */
+  readonly streams: LongStreams;
 }
 
 /**
@@ -47,13 +37,7 @@ function openStream(reply: FastifyReply, streams: Set<ServerResponse>, onClose: 
  * for all its tabs together.
  */
 export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, options) => {
-  const { bus, system, turns, feed, sessionSecret, cookiePolicy } = options;
-  const streams = new Set<ServerResponse>();
-  app.addHook('preClose', (done) => {
-    for (const socket of streams) socket.end();
-    streams.clear();
-    done();
-  });
+  const { bus, system, turns, feed, sessionSecret, cookiePolicy, streams } = options;
 
   app.get<{ Params: { id: string } }>('/api/chat/turns/:id', { sse: 'manual' }, async (request, reply) => {
     const session = visitorSession(request, reply, sessionSecret, cookiePolicy);
@@ -67,14 +51,16 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, opt
         waiting.push(frame);
         return;
       }
-      if (socket.writableEnded) return;
-      socket.write(sseFrame(frame.data, frame.event, frame.id));
+      streams.write(socket, sseFrame(frame.data, frame.event, frame.id));
       if (endsTurn(frame.event)) socket.end();
     };
     const follower = await turns.follow(request.params.id, session, after, send);
     if (follower === undefined) throw httpError('TURN_NOT_FOUND');
-    socket = openStream(reply, streams, () => follower.close());
+    socket = streams.open(request, reply, () => follower.close());
+    if (socket === undefined) return follower.close();
     for (const frame of waiting.splice(0)) send(frame);
+    // Ended, and the reader has seen its last frame already (a `Last-Event-ID` at or past it): nothing to resend, nothing to wait for.
+    if (follower.ended && !socket.writableEnded) socket.end();
   });
 
   // The mood, as `GET /api/events` pushes it: the page's one stream carries it too.
@@ -96,12 +82,11 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, opt
     const status = await moodNow(system);
     phase = status.phase;
     const unlisten: (() => void)[] = [];
-    const socket = openStream(reply, streams, () => {
+    const socket = streams.open(request, reply, () => {
       for (const stop of unlisten) stop();
     });
-    const write = (frame: string): void => {
-      if (!socket.writableEnded) socket.write(frame);
-    };
+    if (socket === undefined) return;
+    const write = (frame: string): void => streams.write(socket, frame);
     write(sseFrame(JSON.stringify({ turns: turns.running(session) }), 'running'));
     write(sseFrame(JSON.stringify(avatarBody(status)), 'mood'));
     unlisten.push(feed.listen(session, write));

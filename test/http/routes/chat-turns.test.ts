@@ -1,4 +1,5 @@
 import t from 'tap';
+import { ERRORS } from '../../../src/errors/catalogue.js';
 import type { BusEvent } from '../../../src/bus/events.js';
 import { CookieJar } from '../../support/cookie-jar.js';
 import { eventually } from '../../../testkit/eventually.js';
@@ -82,6 +83,14 @@ t.test(
       ['1', '2', '3', '4', '5'],
       'without Last-Event-ID, every frame of an ended turn, then the stream ends',
     );
+    for (const seen of ['5', '6', '999']) {
+      const none = new SseReader((await resume(visitor, turn!, seen)).body!);
+      await eventually(`the stream after Last-Event-ID ${seen} to end`, () => none.ended);
+      t.same(none.frames, [], `Last-Event-ID ${seen}, at or past the last frame of an ended turn: nothing again, and the stream ends`);
+    }
+    const head = await visitor.fetch(`/api/chat/turns/${turn}`, { method: 'HEAD' });
+    t.equal(head.status, 200, 'HEAD on a turn: its headers');
+    t.equal(await head.text(), '');
     t.match(await history(visitor), [
       { role: 'user', content: 'tell me a story', turn },
       { role: 'assistant', content: 'Once upon a time.', turn },
@@ -179,6 +188,20 @@ t.test('edit: a new exchange in place of the last, the earlier kept; the mood mo
     { role: 'assistant', content: 'Hi!' },
     { role: 'user', content: 'I love rainy days' },
   ]);
+  // While that reply streams, a redo would act on the exchange before it: refused, nothing asked.
+  for (const [path, body] of [
+    ['/api/chat/regenerate', undefined],
+    ['/api/chat/edit', { message: 'no, something else' }],
+  ] as const) {
+    const early = await visitor.fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body ?? {}),
+    });
+    t.equal(early.status, 409, `${path} while a reply streams`);
+    t.same(await early.json(), { error: ERRORS.REPLY_IN_PROGRESS.message });
+  }
+  t.equal(calls.length, 3, 'the provider was not asked again');
   calls[2]!.body.end(completionFrame('Me too!') + COMPLETION_END);
   await reader.done;
   t.match(reader.data('done'), [{ response: 'Me too!' }]);

@@ -3,7 +3,6 @@ import { connect, type Socket } from 'node:net';
 import { setImmediate } from 'node:timers/promises';
 import t from 'tap';
 import type { EventInput } from '../../../src/bus/events.js';
-import { LISTENER_BUFFER_BYTES } from '../../../src/http/routes/events.js';
 import { eventually } from '../../../testkit/eventually.js';
 import { SseReader } from '../../support/sse-client.js';
 import { harness } from '../../support/harness.js';
@@ -48,34 +47,43 @@ t.test('GET /api/events: the avatar body at once, then a frame with an id per mo
 });
 
 t.test(
-  'GET /api/events: a listener that stops reading is dropped once its unsent frames pass the bound; a reader keeps every frame',
+  'GET /api/events and GET /api/chat/feed: a listener that stops reading is dropped with less than 17 KiB unsent; a reader keeps every frame',
   async (t) => {
     const { app, bus, logs } = await harness(t, { system: 'fake', app: { heartbeatMs: 60_000 } });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const reader = new SseReader((await fetch(`${address}/api/events`)).body!);
     await eventually('the reader’s first frame', () => reader.frames.length >= 1);
-    const stalled = await stalledListener(address);
-    const closed = once(stalled, 'close');
+    const stalled = [await stalledListener(address, '/api/events'), await stalledListener(address, '/api/chat/feed')];
+    const closed = stalled.map((socket) => once(socket, 'close'));
+    const drops = () => logs().filter((line) => /listener dropped/.test(String(line.msg)));
 
     // The kernel takes some megabytes on loopback before anything waits in the process (more on a
     // busy machine, whose buffers it grows): up to 100,000 frames (about 29 MB, past Linux's largest
     // socket buffers) pass that, one per turn of the event loop as chats would make them, in
     // bursts the reader keeps up with.
     let sent = 0;
-    for (let burst = 0; burst < 200 && !logs().some((line) => /listener dropped/.test(String(line.msg))); burst += 1) {
+    for (let burst = 0; burst < 200 && drops().length < 2; burst += 1) {
       for (let i = 0; i < 500; i += 1) {
         bus.publish(moodChange((sent += 1)));
         await setImmediate();
       }
       await eventually(`the reader to have read frame ${sent}`, () => reader.frames.at(-1)?.id === String(sent));
     }
-    const drops = logs().filter((line) => /listener dropped/.test(String(line.msg)));
-    t.equal(drops.length, 1, 'the stalled listener was dropped, once, and the reader was not');
-    t.ok(Number(drops[0]?.unsentBytes) > LISTENER_BUFFER_BYTES, 'when its unsent frames passed the bound');
-    t.ok(Number(drops[0]?.unsentBytes) < LISTENER_BUFFER_BYTES + 1024, 'and not far past it: the buffer is bounded');
-    stalled.resume(); // read what the kernel held, then see the server's close
-    await within(5000, 'the dropped socket’s close', closed);
-    t.pass('the server closed the stalled socket');
+    t.same(
+      drops()
+        .map((line) => line.url)
+        .sort(),
+      ['/api/chat/feed', '/api/events'],
+      'each stalled listener dropped, once, and the reader not',
+    );
+    for (const drop of drops()) {
+      // The default bound, as a value: 16 KiB and at most a frame more, not whatever the constant says.
+      t.ok(Number(drop.unsentBytes) > 16 * 1024, `${drop.url}: dropped once its unsent frames passed 16 KiB`);
+      t.ok(Number(drop.unsentBytes) < 17 * 1024, `${drop.url}: with less than 17 KiB unsent`);
+    }
+    for (const socket of stalled) socket.resume(); // read what the kernel held, then see the server's close
+    await within(5000, 'the dropped sockets’ close', Promise.all(closed));
+    t.pass('the server closed the stalled sockets');
     const ids = reader.frames.slice(1).map((frame) => Number(frame.id));
     t.same(
       ids,
@@ -85,25 +93,44 @@ t.test(
   },
 );
 
-t.test('GET /api/events: at shutdown a listener that does not read is cut, and the server closes', async (t) => {
-  // No drop here: the listener is still there, its kernel buffers full, when the server closes.
+t.test('the long-lived streams: at shutdown a listener that does not read is cut, and the server closes', async (t) => {
+  // No drop here: the listeners are still there, their kernel buffers full, when the server closes.
   const { app, bus, logs } = await harness(t, { system: 'fake', app: { heartbeatMs: 60_000, eventStreamBufferBytes: 64 * 1024 * 1024 } });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const stalled = await stalledListener(address);
-  const closed = once(stalled, 'close');
+  const stalled = [await stalledListener(address, '/api/events'), await stalledListener(address, '/api/chat/feed')];
+  const closed = stalled.map((socket) => once(socket, 'close'));
   // Fill the kernel and leave megabytes waiting in the process.
   for (let i = 0; i < 25_000; i += 1) {
     bus.publish(moodChange(i));
     await setImmediate();
   }
-  await within(5000, 'app.close() with a listener that does not read', app.close());
+  await within(5000, 'app.close() with listeners that do not read', app.close());
   t.notOk(
     logs().some((line) => /listener dropped/.test(String(line.msg))),
-    'it was not dropped before',
+    'they were not dropped before',
   );
-  stalled.resume();
-  await within(5000, 'the stalled socket’s close', closed);
-  t.pass('the stalled socket was closed');
+  for (const socket of stalled) socket.resume();
+  await within(5000, 'the stalled sockets’ close', Promise.all(closed));
+  t.pass('the stalled sockets were closed');
+});
+
+t.test('HEAD on a stream route answers its headers and closes', async (t) => {
+  const { app } = await harness(t, { system: 'fake', app: { heartbeatMs: 60_000 } });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  for (const path of ['/api/events', '/api/chat/feed']) {
+    const socket = connect(Number(new URL(address).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    // A second request behind it on the same connection: answered only once the HEAD's answer has ended.
+    socket.write(`HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    await within(5000, `HEAD ${path} and the request after it`, once(socket, 'close'));
+    t.match(
+      text,
+      /^HTTP\/1\.1 200 [\s\S]*content-type: text\/event-stream[\s\S]*\r\n\r\nHTTP\/1\.1 200 /i,
+      `HEAD ${path}: headers, then the next answer`,
+    );
+    t.notMatch(text, /^data: /m, 'no frame');
+  }
 });
 
 /** A drift change of the mood, as the emotions actor publishes it; `n` makes each one distinct. */
@@ -133,12 +160,12 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
   }
 }
 
-/** A raw socket on `GET /api/events` that reads the head and the first frame, then never reads again. */
-async function stalledListener(address: string): Promise<Socket> {
+/** A raw socket on an event stream that reads the head and the first frame, then never reads again. */
+async function stalledListener(address: string, path: string): Promise<Socket> {
   const socket = connect(Number(new URL(address).port), '127.0.0.1');
   socket.on('error', () => undefined);
-  socket.write('GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n');
-  await within(5000, 'the stalled listener’s first frame', once(socket, 'data'));
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  await within(5000, `the stalled listener’s first frame on ${path}`, once(socket, 'data'));
   socket.pause();
   return socket;
 }
