@@ -5,12 +5,14 @@ import type { TurnFrame } from '../turns/turn-log.js';
 /**
  * What one tab tells the visitor's other tabs (`GET /api/chat/feed`): a turn began (`turn`, with the
  * message and what it redoes), each of its frames (`frame`), a turn ended (`ended`: its reply is in
- * the history, done, failed or stopped), the conversation was forgotten (`cleared`).
+ * the history, done, failed or stopped), the conversation was forgotten (`cleared`) or has imported
+ * messages (`imported`).
  */
 export type VisitorNews =
   | { readonly event: 'turn'; readonly data: { readonly id: string; readonly message: string; readonly redo?: 'regenerate' | 'edit' } }
   | { readonly event: 'ended'; readonly data: { readonly id: string } }
-  | { readonly event: 'cleared'; readonly data: Record<string, never> };
+  | { readonly event: 'cleared'; readonly data: Record<string, never> }
+  | { readonly event: 'imported'; readonly data: Record<string, never> };
 
 /** The visitors' open feeds in this process, by session: each piece of news is made into a frame once. */
 export class VisitorFeed {
