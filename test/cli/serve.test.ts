@@ -10,6 +10,26 @@ t.test('a bad PORT is a clear message on stderr and exit 1', async (t) => {
   t.same(run.lines, [], 'nothing started');
 });
 
+t.test('a 31-character SESSION_SECRET stops hub serve at start: the 32-character minimum is named, the value never', async (t) => {
+  const secret = 'Zq8Wv3Lp6Tn1Xr4Kc7Mh2Bd5Gf9Js0A';
+  t.equal(secret.length, 31);
+  const run = serve(t, { SESSION_SECRET: secret });
+  // Either way it ends in seconds: a secret wrongly taken shows as listening, not as a hang.
+  t.equal(
+    await Promise.race([
+      run.exited,
+      run.listening.then(
+        () => 'listening',
+        () => run.exited,
+      ),
+    ]),
+    1,
+  );
+  t.match(run.stderr(), /SESSION_SECRET must be at least 32 characters long/);
+  t.notMatch(run.stderr() + JSON.stringify(run.lines), secret.slice(0, 8), 'no part of the secret in the output');
+  t.same(run.lines, [], 'nothing started');
+});
+
 t.test('an event log that cannot be opened is a clear message and exit 1', async (t) => {
   const run = serve(t, { EVENT_LOG: t.testdir() });
   t.equal(await run.exited, 1);

@@ -175,3 +175,14 @@ t.test('EMOTION_HUB_KEY_CHECKED=1 (set by the supervisor on a restart) marks the
   t.equal(loadChatConfig({}).keyCheckedBefore, false);
   t.equal(loadChatConfig({ EMOTION_HUB_KEY_CHECKED: '1' }).keyCheckedBefore, true);
 });
+
+t.test('SESSION_SECRET: 31 characters are refused, naming the 32-character minimum and never the value; 32 are taken', (t) => {
+  const short = 'k7Qx2Lm9Pz4Rt8Vw1Ys5Nb3Hc6Jd0Fg'.slice(0, 31);
+  t.equal(short.length, 31);
+  const error = t.throws(() => loadChatConfig({ SESSION_SECRET: short })) as Error;
+  t.type(error, ConfigError);
+  t.equal(error.message, 'SESSION_SECRET must be at least 32 characters long (openssl rand -base64 32 makes one)');
+  t.notMatch(error.message, short.slice(0, 8), 'no part of the value');
+  t.equal(loadChatConfig({ SESSION_SECRET: `${short}a` }).sessionSecret, `${short}a`, '32 characters are enough');
+  t.end();
+});

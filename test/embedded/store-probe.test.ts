@@ -2,7 +2,7 @@ import { copyFileSync, readFileSync, truncateSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import t from 'tap';
 import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedded-store.js';
-import { probeStoreFile, readStoreApart } from '../../src/embedded/store-probe.js';
+import { probeStoreFile, readStoreApart, storeFileProblem } from '../../src/embedded/store-probe.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
@@ -98,3 +98,35 @@ t.test('read apart: a used store reads whole; damage past the meta pages is foun
   stop.abort();
   t.equal(await reading, undefined, 'a stop ends the read at once, judging nothing');
 });
+
+t.test(
+  'lmdb opens the newer commit: its meta page pointing past the end is damage, while the older one fitting is not enough',
+  async (t) => {
+    const bytes = readFileSync(await usedStore(t.testdir()));
+    // Each meta page: a 24-byte page header, then the meta (page size at 24, last page at 120, txn id at 128).
+    const pageSize = bytes.readUInt32LE(24 + 24);
+    const pages = BigInt(Math.floor(bytes.length / pageSize));
+    /** The file's bytes with meta page `newer` one commit ahead, `far` pointing 100 pages past the end, the other at the last page. */
+    const metas = (newer: 0 | 1, far: 0 | 1) => {
+      const copy = Buffer.from(bytes);
+      for (const which of [0, 1] as const) {
+        const meta = which * pageSize + 24;
+        copy.writeBigUInt64LE(which === far ? pages + 100n : pages - 1n, meta + 120);
+        copy.writeBigUInt64LE(which === newer ? 1001n : 1000n, meta + 128);
+      }
+      return copy;
+    };
+    for (const newer of [0, 1] as const) {
+      t.match(
+        storeFileProblem(bytes.length, metas(newer, newer)),
+        /^it is cut short: \d+ bytes where its last commit needs \d+$/,
+        `meta ${newer} newer and past the end`,
+      );
+      t.equal(
+        storeFileProblem(bytes.length, metas(newer, newer === 0 ? 1 : 0)),
+        undefined,
+        `meta ${newer} newer and whole: the older one is not opened`,
+      );
+    }
+  },
+);

@@ -7,6 +7,8 @@ import { seededRandom } from '../../src/runtime/random.js';
 import { driftDeltas } from '../../src/emotions/model.js';
 import { mood } from '../support/moods.js';
 
+const START = '2026-01-01T00:00:00.000Z';
+
 t.test('the shape rule, as a table (energy = max of joy, anger, curiosity; weight = max of sadness, fear)', (t) => {
   const table: [Emotions, AvatarShape, AvatarShape, string][] = [
     [mood(0.5, 0.2, 0.1, 0.1, 0.5), 'Circle', 'Circle', 'the default mood is neutral'],
@@ -14,6 +16,7 @@ t.test('the shape rule, as a table (energy = max of joy, anger, curiosity; weigh
     [mood(0.7, 0.2, 0.1, 0.1, 0.3), 'Circle', 'Triangle', 'joy at 0.7: lively'],
     [mood(0.1, 0.2, 0.1, 0.1, 0.85), 'Square', 'Triangle', 'curiosity reaches out'],
     [mood(0.1, 0.3, 0.8, 0.1, 0.2), 'Circle', 'Triangle', 'anger without much sadness is active'],
+    [mood(0.7, 0.7, 0.1, 0.1, 0.3), 'Circle', 'Square', 'joy and sadness tied at 0.7: the weight holds it down, not lively'],
     [mood(0.65, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'hysteresis: stays until below 0.6'],
     [mood(0.62, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'still at 0.62'],
     [mood(0.6, 0.2, 0.1, 0.1, 0.3), 'Triangle', 'Triangle', 'and at 0.6 exactly: it holds while energy ≥ 0.6'],
@@ -49,6 +52,17 @@ t.test('no flicker: small oscillations around a threshold keep the shape', (t) =
     seen.add(shape);
   }
   t.same([...seen], ['Triangle']);
+  t.end();
+});
+
+t.test('a drift that takes a Triangle from energy 0.72 to 0.65 keeps it through the fold, as it would the shape rule', (t) => {
+  const lively: EmotionState = { ...defaultState(START), emotions: mood(0.72, 0.2, 0.1, 0.1, 0.3), avatarShape: 'Triangle' };
+  const deltas = { joy: -0.07, sadness: 0, anger: 0, fear: 0, curiosity: 0 };
+  const after = foldMoodChange(lively, { kind: 'drift', deltas, at: '2026-01-01T00:00:10.000Z' });
+  t.ok(Math.abs(after.emotions.joy - 0.65) < 1e-9, `joy drifted to ${after.emotions.joy}`);
+  t.equal(after.avatarShape, 'Triangle', 'still a Triangle: 0.65 is above the 0.6 it leaves at');
+  const fromCircle = foldMoodChange({ ...lively, avatarShape: 'Circle' }, { kind: 'drift', deltas, at: '2026-01-01T00:00:10.000Z' });
+  t.equal(fromCircle.avatarShape, 'Circle', 'the same mood from a Circle is no Triangle: the shape before decides');
   t.end();
 });
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import type { Emotions } from '../../src/emotions/emotions.js';
+import { readFileSync } from 'node:fs';
+import { EMOTION_NAMES, type Emotions } from '../../src/emotions/emotions.js';
 import { FIVE_MOODS, mood } from '../support/moods.js';
 
 // The page's avatar module (public/assets/avatar.js): its pure part, in Node. The browser tests
@@ -42,6 +43,27 @@ t.test('the colour is a blend: the strongest emotion tints it most', (t) => {
   const mixed = channels(avatar.bodyColour(mood(0.1, 0.8, 0.8, 0.1, 0.1)));
   const red = channels(avatar.bodyColour(mood(0.1, 0.1, 0.8, 0.1, 0.1)));
   t.ok(mixed[2]! > red[2]! + 40, 'sadness with anger is bluer than anger alone');
+  t.end();
+});
+
+t.test("a mood of one emotion alone is that emotion's bar colour (style.css), nearer it than any other", (t) => {
+  const style = readFileSync(new URL('../../public/assets/style.css', import.meta.url), 'utf8');
+  const bar = (name: string) => {
+    const hex = new RegExp(`--${name}:\\s*#([0-9a-f]{6})`, 'i').exec(style)![1]!;
+    return [0, 2, 4].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+  };
+  const distance = (a: number[], b: number[]) => Math.hypot(...a.map((channel, i) => channel - b[i]!));
+  for (const name of EMOTION_NAMES) {
+    const alone = mood(0, 0, 0, 0, 0);
+    const body = avatar
+      .bodyColour({ ...alone, [name]: 1 })
+      .match(/\d+/g)!
+      .map(Number);
+    const nearest = [...EMOTION_NAMES].sort((a, b) => distance(body, bar(a)) - distance(body, bar(b)))[0];
+    t.equal(nearest, name, `${name} alone: ${avatar.bodyColour({ ...alone, [name]: 1 })}`);
+    // Only the faint neutral under it (6%) moves it off the bar's own colour.
+    t.ok(distance(body, bar(name)) < 12, `${name} alone is its bar's colour, within the neutral's tint`);
+  }
   t.end();
 });
 

@@ -262,7 +262,7 @@ async function overFakeSystem(
  * "I hear you.", and virtual time moves only when the test advances it, so the drift never ticks
  * and the emotions move only when a chat is accepted. `calls` are the provider calls made.
  */
-export async function readyApp(t: Test, env: Record<string, string> = {}, options: Pick<RealSystemOptions, 'appraisalModel'> = {}) {
+export async function readyApp(t: Test, env: Record<string, string> = {}, options: Pick<RealSystemOptions, 'appraisalModel' | 'dir'> = {}) {
   const provider = providerStandIn(healthy('I hear you.'));
   const h = await harness(t, {
     system: 'real',

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { EMOTION_NAMES, type EmotionName, type Emotions } from '../../../src/emotions/emotions.js';
-import { readyApp } from '../../support/harness.js';
+import { defaultState } from '../../../src/emotions/state.js';
+import { writeEmotionsFile } from '../../../src/persistence/emotions-file.js';
+import { readyApp, START } from '../../support/harness.js';
+import { mood } from '../../support/moods.js';
 
 type App = Awaited<ReturnType<typeof readyApp>>['app'];
 
@@ -84,6 +88,20 @@ t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their str
     'the current mood',
   );
   t.notMatch(response.body, /spider|waiting|outrageous|terrified/i, 'no word of anyone’s message');
+});
+
+t.test('after a restart from a saved mood that is not the default, GET /api/mood/why starts from that mood', async (t) => {
+  const dir = t.testdir();
+  const saved = mood(0.15, 0.8, 0.3, 0.6, 0.2);
+  await writeEmotionsFile(join(dir, 'emotions.json'), { ...defaultState(START), emotions: saved, avatarShape: 'Square' });
+  const { app } = await readyApp(t, {}, { dir });
+  t.same((await app.inject('/api/avatar')).json().emotions, saved, 'the saved mood is the one served');
+  const { from, changes, emotions } = (await app.inject('/api/mood/why')).json();
+  t.same({ from, changes, emotions }, { from: saved, changes: [], emotions: saved }, 'from and emotions are the saved mood');
+  await say(t, app, 'I am so happy today!');
+  const why = (await app.inject('/api/mood/why')).json();
+  t.same(why.from, saved, 'after a chat, the journal still starts from the saved mood');
+  t.equal(why.changes.length, 1);
 });
 
 t.test('the visitor sees how each of its messages read: the history’s message entries carry their appraisal', async (t) => {
