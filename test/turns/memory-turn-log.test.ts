@@ -29,15 +29,15 @@ t.test('frames are numbered from 1; a follower gets those after its id, then the
     ],
     'live to the end, nothing after it',
   );
-  t.same(log.running('session-a'), [], 'an ended turn is no longer running');
+  t.same(await log.running('session-a'), [], 'an ended turn is no longer running');
 });
 
 t.test("another visitor's turn, or an unknown one, is not found; a closed follower hears nothing more", async (t) => {
   const log = new MemoryTurnLog();
   t.teardown(() => log.close());
   const writer = log.open('turn-1', 'session-a', { message: 'hi' });
-  t.same(log.running('session-a'), [{ id: 'turn-1', message: 'hi' }]);
-  t.same(log.running('session-b'), []);
+  t.same(await log.running('session-a'), [{ id: 'turn-1', message: 'hi' }]);
+  t.same(await log.running('session-b'), []);
   t.equal(await log.follow('turn-1', 'session-b', 0, () => undefined), undefined);
   t.equal(await log.follow('nope', 'session-a', 0, () => undefined), undefined);
   const seen: TurnFrame[] = [];

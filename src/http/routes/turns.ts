@@ -102,7 +102,7 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, opt
     const write = (frame: string): void => {
       if (!socket.writableEnded) socket.write(frame);
     };
-    write(sseFrame(JSON.stringify({ turns: turns.running(session) }), 'running'));
+    write(sseFrame(JSON.stringify({ turns: await turns.running(session) }), 'running'));
     write(sseFrame(JSON.stringify(avatarBody(status)), 'mood'));
     unlisten.push(feed.listen(session, write));
     moodListeners.add(write);
