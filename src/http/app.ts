@@ -138,7 +138,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(fastifyCookie);
     const sessionSecret = options.sessionSecret ?? newSessionSecret();
     await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy, system, frameAncestors });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy, turns, feed, visitors: options.visitors });
+    await session.register(chatRoutes, {
+      system,
+      maxMessageLength: config.maxMessageLength,
+      sessionSecret,
+      cookiePolicy,
+      turns,
+      feed,
+      visitors: options.visitors,
+    });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
     await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
   });

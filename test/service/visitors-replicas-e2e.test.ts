@@ -27,7 +27,11 @@ t.test("a visitor's tabs on two replicas are in step: turns, frames, stop, regen
   t.same(feed.data('running'), [{ turns: [] }]);
 
   // A message sent on replica one: the tab on replica two sees the turn begin and its reply grow.
-  const response = await at(one).fetch('/api/chat', { method: 'POST', headers: STREAM, body: JSON.stringify({ message: 'tell me a story' }) });
+  const response = await at(one).fetch('/api/chat', {
+    method: 'POST',
+    headers: STREAM,
+    body: JSON.stringify({ message: 'tell me a story' }),
+  });
   const turn = response.headers.get('turn-id')!;
   const reader = new SseReader(response.body!);
   await eventually('the call at the provider', () => provider.streams.length === 1);
@@ -43,7 +47,11 @@ t.test("a visitor's tabs on two replicas are in step: turns, frames, stop, regen
 
   // A stop sent to replica two stops the reply replica one writes, within 500 ms.
   const stopAt = Date.now();
-  const stop = await at(two).fetch('/api/chat/stop', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ turn }) });
+  const stop = await at(two).fetch('/api/chat/stop', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ turn }),
+  });
   t.same(await stop.json(), { stopped: true });
   await eventually('the stopped reply', () => reader.ended, { timeoutMs: 10_000 });
   const stoppedMs = Date.now() - stopAt;
