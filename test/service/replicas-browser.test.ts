@@ -25,11 +25,17 @@ t.test('two tabs on two replicas are in step: a message, its growing reply, a st
     await page.locator('#state', { hasText: 'Ready' }).waitFor();
   }
 
+  /** Sends `text` from tab one and writes its reply's first piece at the provider. */
+  const sendFromOne = async (text: string, firstPiece: string) => {
+    const n = provider.streams.length + 1;
+    await one.getByLabel('Your message').fill(text);
+    await one.getByLabel('Your message').press('Enter');
+    await eventually(`provider call ${n}`, () => provider.streams.length === n);
+    provider.streams[n - 1]!.write(completionFrame(firstPiece));
+  };
+
   // A message sent in the tab on replica one shows in the tab on replica two, its reply growing there.
-  await one.getByLabel('Your message').fill('Tell me a story');
-  await one.getByLabel('Your message').press('Enter');
-  await eventually('the call at the provider', () => provider.streams.length === 1);
-  provider.streams[0]!.write(completionFrame('Once '));
+  await sendFromOne('Tell me a story', 'Once ');
   await two.locator('.message.user', { hasText: 'Tell me a story' }).waitFor();
   await two.locator('.message.bot .markdown', { hasText: 'Once' }).waitFor();
   provider.streams[0]!.end(completionFrame('upon a time.') + COMPLETION_END);
@@ -39,10 +45,7 @@ t.test('two tabs on two replicas are in step: a message, its growing reply, a st
   }
 
   // Esc in the tab on replica one: the tab on replica two shows the reply stopped too.
-  await one.getByLabel('Your message').fill('Another one');
-  await one.getByLabel('Your message').press('Enter');
-  await eventually('the second call', () => provider.streams.length === 2);
-  provider.streams[1]!.write(completionFrame('Half'));
+  await sendFromOne('Another one', 'Half');
   await two.locator('.message.bot .markdown', { hasText: 'Half' }).waitFor();
   await one.locator('.message.bot .markdown', { hasText: 'Half' }).waitFor();
   await one.keyboard.press('Escape');
