@@ -18,6 +18,7 @@ import { RedisTurnLog } from '../../src/redis/redis-turn-log.js';
 import { fixedClock, systemClock } from '../../src/runtime/clock.js';
 import { openEmbeddedStore } from '../../src/embedded/embedded-store.js';
 import { defaultState } from '../../src/emotions/state.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 import { eventually } from '../../testkit/eventually.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { startRedisServer } from '../support/redis-server.js';
@@ -81,7 +82,12 @@ t.test('embedded by default: the database beside the emotions file opens only wh
 
   // The hand-over of `--supervise`: what the process before committed after this one opened is taken, the mood too.
   system.ledger.startFrom(defaultState(AT));
-  const predecessor = openEmbeddedStore(join(dir, 'emotions.json'), { maxSessions: 10, idleMs: 60_000, clock: systemClock });
+  const predecessor = openEmbeddedStore(join(dir, 'emotions.json'), {
+    maxSessions: 10,
+    idleMs: 60_000,
+    maxBytes: DEFAULT_MAX_SESSION_BYTES,
+    clock: systemClock,
+  });
   predecessor.ledger.startFrom(defaultState(AT));
   await predecessor.ledger.append(DRIFT);
   await predecessor.close();
