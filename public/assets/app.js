@@ -13,7 +13,11 @@
 // - 'stop'      the visitor asks to stop this tab's reply, from the composer (Stop) or the
 //               conversation (Esc): the conversation;
 // - 'restore'   { text }, a message given back to the box (nothing typed is lost), from the conversation;
-// - 'notice'    { text }, something to tell the visitor in the conversation, from the composer;
+// - 'notice'    { text }, a hint for the visitor (an empty Enter, editing), from the composer or the
+//               conversation: the composer shows it under the box, as a status;
+// - 'moved'     the mood changed (a frame of the feed, not a poll), from the event stream: the why view;
+// - 'history'   the conversation changed behind the page (an import), from the page menu: the conversation
+//               shows it again;
 // - 'cleared'   the conversation was forgotten, from the conversation: the composer takes the focus.
 import mitt from '/assets/vendor/mitt.js';
 import { mountAvatar } from './avatar.js';
@@ -21,7 +25,9 @@ import { mountBars } from './bars.js';
 import { mountComposer } from './composer.js';
 import { mountConversation } from './conversation.js';
 import { mountEventStream } from './event-stream.js';
+import { mountPageMenu } from './page-menu.js';
 import { mountStatus } from './status.js';
+import { mountTheme } from './theme.js';
 
 const bus = mitt();
 const pollMs = Number(document.body.dataset.pollMs) || 1000;
@@ -33,3 +39,5 @@ mountConversation(bus);
 bus.emit('activity', 'idle');
 mountEventStream(bus);
 mountStatus(bus, { pollMs });
+mountPageMenu(bus);
+mountTheme();

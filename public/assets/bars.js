@@ -1,4 +1,7 @@
-// The five bars: each mood the page hears is drawn as five widths, meters and numbers.
+// The five bars: each mood the page hears is drawn as five widths, meters and numbers; each
+// emotion's name opens the why view (what moved it lately, and the mood's timeline).
+import { drawTimeline, fillTimelineTable, sourceOf, timelineSummary } from './timeline.js';
+
 const EMOTIONS = ['joy', 'sadness', 'anger', 'fear', 'curiosity'];
 
 function clamp01(value) {
@@ -21,13 +24,6 @@ function drawEmotions(emotions) {
 const LISTED = 5;
 
 const signed = (value) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
-
-/** What a change was, as the panel says it: a visitor's own message, someone else's, the drift. */
-function sourceOf(change, ownReplies) {
-  if (change.kind === 'drift') return 'drift';
-  if (change.kind === 'snapshot') return 'shared';
-  return ownReplies.has(change.at) ? 'yours' : 'others';
-}
 
 const SOURCE_WORDS = { yours: 'your messages', others: 'others’ messages', drift: 'drift', shared: 'taken from another replica' };
 const ONE_SOURCE = { yours: 'your message', others: 'someone’s message', drift: 'drift', shared: 'taken from another replica' };
@@ -62,59 +58,84 @@ export function whyLines(emotion, why, ownReplies) {
   };
 }
 
-/** Draws every 'mood' (an /api/avatar-shaped body); a bar's name, focused or hovered, shows what moved it. */
+/** How soon after a change of the mood the open why view asks again (a burst of changes, one read). */
+const LIVE_MS = 300;
+
+/**
+ * Draws every 'mood' (an /api/avatar-shaped body). Each emotion's name is a button that opens the
+ * why view (and closes it; Escape too): what moved that emotion lately, and the timeline of all five
+ * with that one drawn strongest, kept live while it is open by each change the feed brings ('moved').
+ */
 export function mountBars(bus) {
   bus.on('mood', (body) => drawEmotions(body?.emotions));
   const panel = document.getElementById('mood-why');
+  const lines = document.getElementById('mood-why-lines');
+  const chart = document.getElementById('timeline-chart');
+  const summary = document.getElementById('timeline-summary');
+  const moves = document.getElementById('timeline-moves');
+  const table = document.getElementById('timeline-table');
+  const buttons = [...document.querySelectorAll('.bar-name')];
   let shown;
+  let again;
   const hide = () => {
     shown = undefined;
     panel.hidden = true;
-    for (const name of document.querySelectorAll('.bar-name')) name.setAttribute('aria-expanded', 'false');
+    for (const name of buttons) name.setAttribute('aria-expanded', 'false');
   };
-  const show = async (button) => {
-    const emotion = button.dataset.emotion;
-    shown = emotion;
+  const draw = async (emotion) => {
     const [why, history] = await Promise.all([
       fetch('/api/mood/why', { cache: 'no-store' }).then((response) => (response.ok ? response.json() : undefined)),
       fetch('/api/history', { cache: 'no-store' }).then((response) => (response.ok ? response.json() : undefined)),
     ]).catch(() => []);
-    if (shown !== emotion) return; // another bar, or none, by now
+    if (shown !== emotion) return; // another emotion, or none, by now
     const ownReplies = new Set((history?.messages ?? []).filter((message) => message.role === 'assistant').map((message) => message.at));
-    const lines = why ? whyLines(emotion, why, ownReplies) : { title: 'What moved it cannot be read right now', totals: [], latest: [] };
+    const said = why ? whyLines(emotion, why, ownReplies) : { title: 'What moved it cannot be read right now', totals: [], latest: [] };
     const title = document.createElement('p');
     title.className = 'mood-why-title';
-    title.textContent = lines.title;
+    title.textContent = said.title;
     const parts = [title];
-    if (lines.totals.length > 0) {
+    if (said.totals.length > 0) {
       const totals = document.createElement('p');
-      totals.textContent = lines.totals.join(' · ');
+      totals.textContent = said.totals.join(' · ');
       parts.push(totals);
     }
-    if (lines.latest.length > 0) {
+    if (said.latest.length > 0) {
       const list = document.createElement('ul');
-      for (const line of lines.latest) {
+      for (const line of said.latest) {
         const item = document.createElement('li');
         item.textContent = line;
         list.append(item);
       }
       parts.push(list);
     }
-    panel.replaceChildren(...parts);
-    panel.hidden = false;
-    for (const name of document.querySelectorAll('.bar-name')) name.setAttribute('aria-expanded', String(name === button));
+    lines.replaceChildren(...parts);
+    if (why) {
+      const text = timelineSummary(why, ownReplies);
+      summary.textContent = text.summary;
+      moves.textContent = text.moves;
+      drawTimeline(chart, why, ownReplies, emotion);
+      fillTimelineTable(table, why, ownReplies);
+    }
   };
-  for (const button of document.querySelectorAll('.bar-name')) {
-    const row = button.closest('.emotion');
-    button.addEventListener('focus', () => show(button));
-    button.addEventListener('click', () => (shown === button.dataset.emotion && !panel.hidden ? hide() : show(button)));
-    button.addEventListener('blur', hide);
-    row.addEventListener('mouseenter', () => show(button));
-    row.addEventListener('mouseleave', () => {
-      if (document.activeElement !== button) hide();
-    });
-    button.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') hide();
-    });
+  const show = (button) => {
+    shown = button.dataset.emotion;
+    panel.hidden = false;
+    for (const name of buttons) name.setAttribute('aria-expanded', String(name === button));
+    void draw(shown);
+  };
+  for (const button of buttons) {
+    button.addEventListener('click', () => (shown === button.dataset.emotion ? hide() : show(button)));
   }
+  panel.parentElement.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || shown === undefined) return;
+    const button = buttons.find((name) => name.dataset.emotion === shown);
+    hide();
+    button?.focus();
+  });
+  bus.on('moved', () => {
+    if (shown === undefined) return;
+    clearTimeout(again);
+    const emotion = shown;
+    again = setTimeout(() => shown === emotion && void draw(emotion), LIVE_MS);
+  });
 }

@@ -3,7 +3,8 @@
 // is never cut: its count shows how far over it is, and it is not sent until it fits. It sends a
 // 'send' when the visitor submits a message, turns Send on only while the service is ready and
 // reachable and no chat is in flight, shows Stop while a reply streams, and takes back any message
-// the conversation gives back ('restore').
+// the conversation gives back ('restore'). Hints ('notice': an empty Enter, editing) show under the
+// box as a status, never as an error, until the visitor types or sends.
 
 /** Characters as the service counts them (code points, not UTF-16 units). */
 const lengthOf = (text) => [...text].length;
@@ -15,6 +16,7 @@ export function mountComposer(bus) {
   const send = document.getElementById('send');
   const stop = document.getElementById('stop');
   const count = document.getElementById('message-count');
+  const hint = document.getElementById('composer-hint');
   const limit = Number(document.body.dataset.maxLength) || Number.POSITIVE_INFINITY;
   let ready = false;
   let reachable = true;
@@ -46,6 +48,7 @@ export function mountComposer(bus) {
   }
 
   const changed = () => {
+    hint.textContent = '';
     updateCount();
     updateSend();
     fit();
@@ -69,6 +72,9 @@ export function mountComposer(bus) {
     changed();
   });
   bus.on('cleared', () => input.focus());
+  bus.on('notice', ({ text }) => {
+    hint.textContent = text;
+  });
 
   input.addEventListener('input', changed);
   input.addEventListener('keydown', (event) => {

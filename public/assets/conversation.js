@@ -13,6 +13,9 @@
 // message edited (also with ↑ in the empty box); earlier versions show as ‹ 1/2 ›. Esc stops this
 // tab's reply. New conversation can be undone for a few seconds before anything is forgotten.
 import markdownit from '/assets/vendor/markdown-it.js';
+import { addCodeCopyButtons, copyButton } from './copy.js';
+import { followEnd } from './follow-end.js';
+import { refreshTimes, timeElement } from './message-time.js';
 import { getJson, goToErrorPage } from './service.js';
 import { followTurn } from './turns.js';
 
@@ -57,10 +60,22 @@ function smallButton(className, text, label) {
   return button;
 }
 
-/** Renders a reply's Markdown: markdown-it with HTML off escapes any tag, and refuses javascript: links. */
+/** Renders a reply's Markdown: markdown-it with HTML off escapes any tag, and refuses javascript: links. Its code blocks get their Copy buttons; the text stays as written for the reply's own. */
 function renderReply(element, text) {
   element.innerHTML = markdown.render(text);
+  element.source = text;
+  addCodeCopyButtons(element);
 }
+
+/** A finished reply's Copy button (once): it copies the version shown, as written. */
+function addReplyCopy(item) {
+  if (item.querySelector(':scope > .copy')) return;
+  const body = item.querySelector('.markdown');
+  item.append(copyButton('Copy the reply', () => body?.source ?? body?.textContent ?? ''));
+}
+
+/** How often the messages' times are said again ("just now" ages). */
+const TIMES_MS = 60_000;
 
 const ROUTES = { chat: '/api/chat', regenerate: '/api/chat/regenerate', edit: '/api/chat/edit' };
 
@@ -68,7 +83,10 @@ export function mountConversation(bus) {
   const conversation = document.getElementById('conversation');
   const newConversation = document.getElementById('new-conversation');
   const input = document.getElementById('message');
+  const toEnd = followEnd(conversation, document.getElementById('to-end'));
   let sending = false;
+  /** Whether the history has been shown once: the first showing (a load, a reload) starts at its end. */
+  let shown = false;
   let started = false;
   /** This tab's turn streaming now: what Stop and Esc stop. */
   let ownTurn;
@@ -87,13 +105,14 @@ export function mountConversation(bus) {
   const setActivity = (activity) => bus.emit('activity', activity);
   const giveBack = (text) => bus.emit('restore', { text });
 
-  /** A new bubble at the end of the conversation; a bot's body is Markdown, anything else plain text. */
-  function bubble(kind) {
+  /** A new bubble at the end of the conversation, said at `at`; a bot's body is Markdown, anything else plain text. */
+  function bubble(kind, at = new Date().toISOString()) {
     const item = document.createElement('li');
     item.className = `message ${kind}`;
     const who = document.createElement('span');
     who.className = 'who';
     who.textContent = { user: 'You', bot: 'Avatar', error: 'Error' }[kind];
+    if (kind !== 'error') who.append(' ', timeElement(at));
     const body = document.createElement(kind === 'bot' ? 'div' : 'p');
     if (kind === 'bot') body.className = 'markdown';
     item.append(who, body);
@@ -101,11 +120,10 @@ export function mountConversation(bus) {
     return { item, body };
   }
 
-  function say(kind, text) {
-    const { item, body } = bubble(kind);
+  function say(kind, text, at) {
+    const { item, body } = bubble(kind, at);
     if (kind === 'bot') renderReply(body, text);
     else body.textContent = text;
-    item.scrollIntoView({ block: 'nearest' });
     return item;
   }
 
@@ -183,13 +201,16 @@ export function mountConversation(bus) {
     lastMessages = messages;
     conversation.replaceChildren();
     for (const message of messages) {
-      const item = say(message.role === 'user' ? 'user' : 'bot', String(message.content));
+      const item = say(message.role === 'user' ? 'user' : 'bot', String(message.content), message.at);
       if (message.turn) item.dataset.turn = message.turn;
       if (message.role === 'user') markReading(item, message.appraisal);
       if (message.stopped) markStopped(item);
       if (Array.isArray(message.alternatives) && message.alternatives.length > 0) addVersions(item, message);
+      if (message.role === 'assistant') addReplyCopy(item);
     }
     placeRedoButtons();
+    if (!shown) toEnd();
+    shown = true;
   }
 
   /** The avatar's reply is pending: a "thinking" line under the visitor's message, which stays. */
@@ -205,7 +226,6 @@ export function mountConversation(bus) {
     body.textContent = 'Thinking';
     item.append(who, body);
     conversation.append(item);
-    item.scrollIntoView({ block: 'nearest' });
     document.body.dataset.thinking = 'true';
     setActivity('thinking');
     let done = false;
@@ -231,7 +251,6 @@ export function mountConversation(bus) {
     const redraw = () => {
       drawing = 0;
       renderReply(reply.body, streamed);
-      reply.item.scrollIntoView({ block: 'nearest' });
     };
     const handle = (event, data) => {
       if (event === 'token') {
@@ -250,6 +269,7 @@ export function mountConversation(bus) {
         streamed = String(data.response ?? '');
         redraw();
         reply.item.setAttribute('aria-busy', 'false');
+        addReplyCopy(reply.item);
         markReading(messageBefore(reply.item), data.appraisal);
         bus.emit('mood', data);
       } else if (event === 'error') {
@@ -259,6 +279,7 @@ export function mountConversation(bus) {
           reply ??= bubble('bot');
           redraw();
           markStopped(reply.item);
+          addReplyCopy(reply.item);
           reply.item.setAttribute('aria-busy', 'false');
         } else {
           reply?.item.remove();
@@ -326,7 +347,7 @@ export function mountConversation(bus) {
       ownTurnOf = ownTurn;
       if (ownTurn) ownTurns.add(ownTurn);
       known();
-      bus.emit('streaming', true);
+      tellTurns();
       outcome = await followTurn(ownTurn, view.handle, { response });
     } catch {
       outcome = 'unreachable';
@@ -334,7 +355,7 @@ export function mountConversation(bus) {
       known();
       view.end();
       ownTurn = undefined;
-      bus.emit('streaming', false);
+      tellTurns();
     }
     // A message the service never took comes back to the box; one it took is in the history.
     if (outcome === 'unreachable' && ownTurnOf === undefined) {
@@ -354,6 +375,7 @@ export function mountConversation(bus) {
     if (event !== 'done' && event !== 'error') return;
     follow.view.end();
     followed.delete(turn);
+    tellTurns();
     void refresh();
   }
 
@@ -366,6 +388,7 @@ export function mountConversation(bus) {
       if (outcome === 'gone' && followed.get(turn) === follow) {
         follow.view.end();
         followed.delete(turn);
+        tellTurns();
         void refresh();
       }
     });
@@ -387,6 +410,16 @@ export function mountConversation(bus) {
     if (redo === 'edit') for (const item of bubbles.slice(-2)) item.remove();
     if (redo !== 'regenerate') say('user', String(message));
     followed.set(id, { view: replyView({ onFailure: () => undefined }), last: 0 });
+    tellTurns();
+  }
+
+  /**
+   * One turn at a time, whoever started it (this tab, another, this page before a reload): while one
+   * runs, Send is off and Stop shows, and stops it by its turn.
+   */
+  function tellTurns() {
+    bus.emit('sending', sending || followed.size > 0);
+    bus.emit('streaming', ownTurn !== undefined || followed.size > 0);
   }
 
   /** Edit the last message: it comes back to the box, and the next send replaces the last exchange. */
@@ -424,9 +457,10 @@ export function mountConversation(bus) {
   }
 
   bus.on('send', async ({ text, redo }) => {
-    if (sending) return;
+    if (sending || followed.size > 0) return;
     sending = true;
     bus.emit('sending', true);
+    toEnd(); // the visitor sent something: what comes of it is what they want to see
     if (pendingClear) await forget();
     const mode = redo ?? (editing ? 'edit' : undefined);
     stopEditing();
@@ -440,22 +474,21 @@ export function mountConversation(bus) {
       stale = await chat(text, mode);
     } finally {
       sending = false;
-      bus.emit('sending', false);
+      tellTurns();
     }
     // A regenerate, an edit or a reply that did not end normally: the history says how it is kept.
     if (stale) await refresh();
     else placeRedoButtons();
   });
 
-  bus.on('notice', ({ text }) => say('error', text));
-
-  // Stops this tab's own reply; the stream itself says when it has stopped (event: error).
+  // Stops the turn running (this tab's own, or the one it follows); the stream itself says when it has stopped (event: error).
   bus.on('stop', () => {
+    const turn = ownTurn ?? [...followed.keys()].at(-1);
     fetch('/api/chat/stop', {
       method: 'POST',
       cache: 'no-store',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ownTurn ? { turn: ownTurn } : {}),
+      body: JSON.stringify(turn ? { turn } : {}),
     }).catch(() => undefined);
   });
 
@@ -473,11 +506,14 @@ export function mountConversation(bus) {
       });
     } else if (event === 'turn') void followElsewhere(data);
     else if (event === 'frame') deliver(data.turn, data.id, data.event, data.data);
+    else if (event === 'imported') void refresh();
     else if (event === 'cleared' && !pendingClear && !sending) {
       conversation.replaceChildren();
       lastMessages = [];
     }
   });
+
+  bus.on('history', () => void refresh());
 
   bus.on('started', () => {
     if (started) return;
@@ -487,7 +523,7 @@ export function mountConversation(bus) {
 
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return;
-    if (ownTurn) bus.emit('stop');
+    if (ownTurn || followed.size > 0) bus.emit('stop');
     else if (editing) {
       stopEditing();
       giveBack('');
@@ -527,6 +563,7 @@ export function mountConversation(bus) {
     undo.focus();
     bus.emit('cleared');
   });
+  setInterval(() => refreshTimes(conversation), TIMES_MS);
   // Leaving during the undo time: the conversation is forgotten as asked.
   window.addEventListener('pagehide', () => {
     if (pendingClear) fetch('/api/history', { method: 'DELETE', keepalive: true }).catch(() => undefined);

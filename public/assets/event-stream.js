@@ -10,6 +10,7 @@ export function mountEventStream(bus) {
   void followFeed((event, data) => {
     if (event === 'mood') {
       if (data.emotions) bus.emit('mood', data);
+      bus.emit('moved');
     } else bus.emit('feed', { event, data });
   });
 }

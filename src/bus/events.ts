@@ -236,12 +236,22 @@ export const MoodStepSchema = Type.Object({
   strongest: Type.Optional(Type.Enum(EMOTION_NAMES)),
 });
 
-/** The latest changes (at most 50) with the emotions before the first and after the last: numbers only, no message text. */
+/** One emotion's sum of deltas over the changes, by kind, rounded to 4 decimals (`moodTotals`). */
+const KindTotalsSchema = Type.Object({ drift: Type.Number(), messages: Type.Number() });
+
+/** The latest changes (at most 50) with the emotions before the first and after the last, and each emotion's totals by kind: numbers only, no message text. */
 export const MoodWhyReportedSchema = Event('mood.why.reported', {
   correlationId,
   from: EmotionsSchema,
   changes: Type.Array(MoodStepSchema),
   emotions: EmotionsSchema,
+  totals: Type.Object({
+    joy: KindTotalsSchema,
+    sadness: KindTotalsSchema,
+    anger: KindTotalsSchema,
+    fear: KindTotalsSchema,
+    curiosity: KindTotalsSchema,
+  }),
 });
 export type MoodWhyReported = Readonly<Static<typeof MoodWhyReportedSchema>>;
 
@@ -290,6 +300,27 @@ export const HistoryReportedSchema = Event('history.reported', {
 });
 export type HistoryReported = Readonly<Static<typeof HistoryReportedSchema>>;
 
+/**
+ * `POST /api/history/import` for one visitor: the messages a file brought (already read and checked),
+ * appended to the conversation or (`replace`) in its place. The mood is not asked: an import never moves it.
+ */
+export const HistoryImportRequestedSchema = Event('history.import.requested', {
+  correlationId,
+  session: SessionKeySchema,
+  messages: Type.Array(HistoryMessageSchema),
+  replace: Type.Boolean(),
+});
+export type HistoryImportRequested = Readonly<Static<typeof HistoryImportRequestedSchema>>;
+
+/** The import done: how many exchanges it remembered and how many messages had no place in one; or why the store could not. */
+export const HistoryImportedSchema = Event('history.imported', {
+  correlationId,
+  exchanges: Type.Integer({ minimum: 0 }),
+  skipped: Type.Integer({ minimum: 0 }),
+  error: Type.Optional(Type.String()),
+});
+export type HistoryImported = Readonly<Static<typeof HistoryImportedSchema>>;
+
 /** Asks the persistence actor to write the state now (shutdown, fatal errors). */
 export const PersistenceFlushRequestedSchema = Event('persistence.flush.requested', { correlationId });
 export type PersistenceFlushRequested = Readonly<Static<typeof PersistenceFlushRequestedSchema>>;
@@ -332,6 +363,8 @@ export const EVENT_SCHEMAS = {
   'dialogue.failed': DialogueFailedSchema,
   'history.requested': HistoryRequestedSchema,
   'history.reported': HistoryReportedSchema,
+  'history.import.requested': HistoryImportRequestedSchema,
+  'history.imported': HistoryImportedSchema,
   'persistence.flush.requested': PersistenceFlushRequestedSchema,
   'persistence.saved': PersistenceSavedSchema,
   'persistence.failed': PersistenceFailedSchema,

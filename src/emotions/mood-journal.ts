@@ -1,5 +1,5 @@
 import type { EmotionDeltas, EmotionName, Emotions, MoodChange } from './emotions.js';
-import { emotionRecord } from './emotions.js';
+import { EMOTION_NAMES, emotionRecord } from './emotions.js';
 
 /** How many of the latest changes `GET /api/mood/why` explains. */
 export const MOOD_JOURNAL_LENGTH = 50;
@@ -60,4 +60,35 @@ export function explain(journal: MoodJournal): MoodExplanation {
     changes: journal.entries.map(({ step }) => step),
     emotions: journal.emotions,
   };
+}
+
+/** What moved one emotion over the explained changes: the drift's ticks, and the messages (everyone's chats). */
+export interface KindTotals {
+  readonly drift: number;
+  readonly messages: number;
+}
+
+/** The places `GET /api/mood/why`'s totals are rounded to; its changes keep their exact deltas. */
+const TOTAL_PLACES = 4;
+
+const rounded = (value: number) => Math.round(value * 10 ** TOTAL_PLACES) / 10 ** TOTAL_PLACES || 0;
+
+/**
+ * For each emotion, the sum of the changes' deltas by kind, rounded to 4 decimals. A snapshot (a
+ * replica taking the shared state) is neither: it carries someone's change already counted where it
+ * was made.
+ */
+export function moodTotals(changes: readonly MoodStep[]): Record<EmotionName, KindTotals> {
+  const sums = Object.fromEntries(EMOTION_NAMES.map((name) => [name, { drift: 0, messages: 0 }])) as Record<
+    EmotionName,
+    { drift: number; messages: number }
+  >;
+  for (const change of changes) {
+    if (change.kind === 'snapshot') continue;
+    const kind = change.kind === 'drift' ? 'drift' : 'messages';
+    for (const name of EMOTION_NAMES) sums[name][kind] += change.delta[name];
+  }
+  return Object.fromEntries(
+    EMOTION_NAMES.map((name) => [name, { drift: rounded(sums[name].drift), messages: rounded(sums[name].messages) }]),
+  ) as Record<EmotionName, KindTotals>;
 }

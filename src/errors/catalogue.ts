@@ -75,6 +75,8 @@ export const ERRORS = {
   },
   TURN_NOT_FOUND: { statusCode: 404, message: 'No such turn: it ended a while ago, or it is not yours.' },
   HISTORY_UNAVAILABLE: { statusCode: 503, message: 'The conversation cannot be read or forgotten right now. Please try again.' },
+  IMPORT_INVALID: { statusCode: 400, message: 'The file cannot be imported: %s. Nothing changed.' },
+  IMPORT_FAILED: { statusCode: 503, message: 'The conversation could not be imported right now. Please try again.' },
   AVATAR_FAILED: {
     statusCode: 500,
     message: 'Failed to get avatar information',

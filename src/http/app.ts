@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Bus } from '../bus/bus.js';
 import type { ChatConfig } from '../config/chat-config.js';
 import type { Clock } from '../runtime/clock.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../config/defaults.js';
 import type { Logger } from '../runtime/logger.js';
 import { answerClientError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
@@ -18,6 +19,7 @@ import { avatarRoutes } from './routes/avatar.js';
 import { chatRoutes } from './routes/chat.js';
 import { eventsRoutes } from './routes/events.js';
 import { historyRoutes } from './routes/history.js';
+import { historyTransferRoutes } from './routes/history-transfer.js';
 import { moodRoutes } from './routes/mood.js';
 import { pageRoutes } from './routes/pages.js';
 import { systemStatusRoutes } from './routes/system-status.js';
@@ -38,7 +40,7 @@ export interface AppOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: Pick<ChatConfig, 'maxMessageLength' | 'providerTimeoutMs'> &
-    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace' | 'logRequests'>>;
+    Partial<Pick<ChatConfig, 'trustProxy' | 'frameAncestors' | 'onSpace' | 'logRequests' | 'maxSessionBytes'>>;
   /** How long a client may take to send a whole request, headers and body (default 10 s). */
   readonly clientTimeoutMs?: number;
   /** Defaults: status 2 s; chat = three provider calls (the dialogue's first try and two retries) and a margin. */
@@ -148,6 +150,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       visitors: options.visitors,
     });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
+    await session.register(historyTransferRoutes, {
+      system,
+      sessionSecret,
+      cookiePolicy,
+      feed,
+      clock,
+      maxMessageLength: config.maxMessageLength,
+      maxImportBytes: config.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES,
+    });
     await session.register(turnRoutes, { bus, system, turns, feed, sessionSecret, cookiePolicy });
   });
   await app.register(eventsRoutes, { bus, system, logger, bufferBytes: options.eventStreamBufferBytes });

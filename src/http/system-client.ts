@@ -2,6 +2,8 @@ import type { Bus } from '../bus/bus.js';
 import type {
   ChatRejected,
   ChatReplied,
+  HistoryImported,
+  HistoryMessage,
   HistoryReported,
   MoodWhyReported,
   SessionKey,
@@ -109,6 +111,11 @@ export class SystemClient {
   /** What moved the shared mood lately (`GET /api/mood/why`). */
   moodWhy(): Promise<MoodWhyReported> {
     return this.#bus.request({ type: 'mood.why.requested' }, 'mood.why.reported', this.#timeouts.statusMs);
+  }
+
+  /** Puts the messages of an imported file into the visitor's conversation, after it or (`replace`) in its place. */
+  importHistory(session: SessionKey, messages: HistoryMessage[], replace: boolean): Promise<HistoryImported> {
+    return this.#bus.request({ type: 'history.import.requested', session, messages, replace }, 'history.imported', this.#timeouts.statusMs);
   }
 
   /** The visitor's conversation, or (`forget`) forgets it first. */

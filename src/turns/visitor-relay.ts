@@ -3,13 +3,14 @@ import type { SessionKey } from '../bus/events.js';
 /**
  * What one tab tells the visitor's other tabs (`GET /api/chat/feed`): a turn began (`turn`, with the
  * message and what it redoes), a turn ended (`ended`: its reply is in the history, done, failed or
- * stopped), the conversation was forgotten (`cleared`). A turn's frames go on the feed too, from the
- * turn log.
+ * stopped), the conversation was forgotten (`cleared`) or has imported messages (`imported`). A
+ * turn's frames go on the feed too, from the turn log.
  */
 export type VisitorNews =
   | { readonly event: 'turn'; readonly data: { readonly id: string; readonly message: string; readonly redo?: 'regenerate' | 'edit' } }
   | { readonly event: 'ended'; readonly data: { readonly id: string } }
-  | { readonly event: 'cleared'; readonly data: Record<string, never> };
+  | { readonly event: 'cleared'; readonly data: Record<string, never> }
+  | { readonly event: 'imported'; readonly data: Record<string, never> };
 
 /** What a replica hears from the others about visitors: their news, and the stops asked of it. */
 export interface VisitorRelayHandlers {

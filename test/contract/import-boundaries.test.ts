@@ -43,7 +43,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['emotions'],
   ['bus'],
   // The ports and the models: each takes plain values from its caller, never the environment's reading (issue 42).
-  ['appraisal', 'persistence', 'conversations', 'turns', 'replay', 'hub'],
+  ['appraisal', 'persistence', 'conversations', 'history-files', 'turns', 'replay', 'hub'],
   // What the environment sets, read once: above what takes plain values, below what is built from it.
   ['config'],
   ['providers'],

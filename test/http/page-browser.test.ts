@@ -89,7 +89,9 @@ t.test('a failed chat says why and gives the message back', async (t) => {
   t.equal(await page.getByLabel('Your message').inputValue(), 'are you there?');
   await page.getByLabel('Your message').fill('   ');
   await page.getByLabel('Your message').press('Enter');
-  await page.locator('.message.error').nth(1).waitFor();
+  // A hint, said as a status under the box: not an error of the conversation.
+  await page.getByRole('status').filter({ hasText: 'Please type a message first.' }).waitFor();
+  t.equal(await page.locator('.message.error').count(), 1, 'no error bubble for it');
   t.same(system.messages, ['are you there?'], 'a blank message is not sent');
 });
 

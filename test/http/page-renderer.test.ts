@@ -31,13 +31,15 @@ t.test('the renderer reads a template once, and retries a read that failed', asy
 
 t.test('the shipped templates render with the values the app and the request give them', async (t) => {
   const renderer = createPageRenderer({ values: { maxMessageLength: 4000, pollIntervalMs: 1000 } });
-  const index = await renderer.render('index', (await firstPaint({ emotions: FIVE_MOODS.sadness, avatarShape: 'Square' })).values);
+  const paint = await firstPaint({ emotions: FIVE_MOODS.sadness, avatarShape: 'Square' });
+  const index = await renderer.render('index', { ...paint.values, theme: 'dark' });
+  t.match(index, '<html lang="en" data-theme="dark">', 'the theme the visitor chose');
   t.match(index, 'data-max-length="4000"');
   t.notMatch(index, 'maxlength=', 'no maxlength: a paste over the limit is never cut silently');
   t.match(index, 'data-shape="Square"', 'the shape it opens with');
   t.match(index, 'aria-label="Square, mostly sadness"');
   t.match(index, '<span id="avatar-mood">mostly sadness</span>');
-  await t.rejects(renderer.render('index'), /styleNonce/, 'the page is never rendered without its mood');
+  await t.rejects(renderer.render('index', { theme: 'system' }), /styleNonce/, 'the page is never rendered without its mood');
   t.match(await renderer.render('error'), 'LLM_API_KEY');
   t.match(await renderer.render('not-found', { path: '/nowhere<b>' }), '<code>/nowhere&lt;b&gt;</code>', 'the path, escaped');
 });

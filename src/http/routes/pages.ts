@@ -6,6 +6,7 @@ import { firstPaint } from '../first-paint.js';
 import { contentSecurityPolicy } from '../security-headers.js';
 import { visitorSession } from '../session.js';
 import type { SystemClient } from '../system-client.js';
+import { THEME_COOKIE, themeOf } from '../theme.js';
 
 export interface PageRoutesOptions {
   readonly pages: PageRenderer;
@@ -35,7 +36,8 @@ export const pageRoutes: FastifyPluginAsync<PageRoutesOptions> = async (
     // It opens with the mood as it is; a system that cannot say in time leaves that to the first poll.
     const paint = await firstPaint(await system.status().catch(() => undefined));
     reply.header('content-security-policy', contentSecurityPolicy(frameAncestors, paint.styleNonce));
-    return page('index')(request, reply, paint.values);
+    // The theme the visitor chose, in the HTML itself: no flash of the device's scheme first.
+    return page('index')(request, reply, { ...paint.values, theme: themeOf(request.cookies[THEME_COOKIE]) });
   });
   app.get('/error', page('error'));
 };

@@ -42,7 +42,17 @@ t.test('after a joyful Triangle, a run of sad messages leaves the Triangle', asy
 t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their strongest emotion, no message text', async (t) => {
   const { app } = await readyApp(t);
   const before = (await app.inject('/api/mood/why')).json();
-  t.same(before, { from: before.emotions, changes: [], emotions: before.emotions }, 'nothing has moved it yet');
+  const zero = { drift: 0, messages: 0 };
+  t.same(
+    before,
+    {
+      from: before.emotions,
+      changes: [],
+      emotions: before.emotions,
+      totals: { joy: zero, sadness: zero, anger: zero, fear: zero, curiosity: zero },
+    },
+    'nothing has moved it yet',
+  );
   // (A drift tick's change is in the browser test and the journal's own test.)
   await say(t, app, 'I am terrified of spiders');
   await say(t, app, 'I hate waiting, it is outrageous');
@@ -64,6 +74,8 @@ t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their str
   for (const name of EMOTION_NAMES) {
     const sum = why.changes.reduce((total: number, change: { delta: Emotions }) => total + change.delta[name], why.from[name]);
     t.ok(Math.abs(sum - why.emotions[name]) < 1e-9, `${name}: from + Σ delta = ${sum}, emotions ${why.emotions[name]}`);
+    const messages = why.changes.reduce((total: number, change: { delta: Emotions }) => total + change.delta[name], 0);
+    t.same(why.totals[name], { drift: 0, messages: Math.round(messages * 1e4) / 1e4 }, `${name}: the messages' total, to 4 places`);
   }
   const avatar = (await app.inject('/api/avatar')).json();
   t.same(

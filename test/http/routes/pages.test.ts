@@ -120,7 +120,7 @@ t.test("the page's parts talk through one emitter (mitt, served from the package
   t.match(emitter.body, /^export default function/);
   const scripts = await pageScripts(app);
   const imports = (source: string) => [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1] ?? '');
-  const parts = ['avatar.js', 'bars.js', 'composer.js', 'conversation.js', 'event-stream.js', 'status.js'];
+  const parts = ['avatar.js', 'bars.js', 'composer.js', 'conversation.js', 'event-stream.js', 'page-menu.js', 'status.js', 'theme.js'];
   t.same(
     imports(scripts.get('app.js') ?? ''),
     ['/assets/vendor/mitt.js', ...parts.map((part) => `./${part}`)],
