@@ -265,6 +265,59 @@ async function replicaScenario(): Promise<void> {
   }
 }
 
+/**
+ * The relay through Redis: 200 streamed chats at once spread over two replicas on one Redis (100
+ * each, every frame also appended to its turn's stream, batched) against the same 200 on one
+ * process without Redis, in alternating rounds; and how many Redis commands a chat costs.
+ */
+async function relayScenario(): Promise<void> {
+  const redis = await startServerProcess('redis');
+  const replicas = await Promise.all(
+    [0, 1].map(() => startServerProcess('chat', { BENCH_REDIS_URL: redis.url, BENCH_REDIS_PREFIX: 'bench-relay:' })),
+  );
+  const alone = await startServerProcess('chat');
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redis.url);
+  const commands = async (): Promise<number> => Number(/total_commands_processed:(\d+)/.exec(await client.info('stats'))?.[1] ?? 0);
+  try {
+    const run = (url: string, concurrency: number, durationSeconds: number) =>
+      measureStreams(`${url}/api/chat`, concurrency, durationSeconds, chatPost.body, STREAM_TOKENS * TOKEN_MS);
+    const spread = async (durationSeconds: number): Promise<StreamFigures> =>
+      poolStreams(await Promise.all(replicas.map((replica) => run(replica.url, 100, durationSeconds))), 'sum');
+    await spread(1);
+    await run(alone.url, 200, 1);
+    const product: StreamFigures[] = [];
+    const base: StreamFigures[] = [];
+    let sent = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      base.push(await run(alone.url, 200, seconds));
+      const before = await commands();
+      product.push(await spread(seconds));
+      sent += (await commands()) - before;
+    }
+    const [relayed, direct] = [poolStreams(product), poolStreams(base)];
+    const ratio = relayed.tokensPerSecond / direct.tokensPerSecond;
+    const added = quantile(relayed.firstTokenMs, 0.5) - quantile(direct.firstTokenMs, 0.5);
+    const rate = (f: StreamFigures) =>
+      `${Math.round(f.tokensPerSecond).toLocaleString('en')} tokens/s, first token p50 ${quantile(f.firstTokenMs, 0.5).toFixed(1)} ms (${f.streams} streams${f.errors ? `, ${f.errors} errors` : ''})`;
+    rows.push({
+      scenario: `streamed chat, 200 at once: two replicas through Redis vs one process without (tokens/s; first token added p50 ${added.toFixed(1)} ms; ${(sent / Math.max(1, relayed.streams)).toFixed(1)} Redis commands a chat, ${STREAM_TOKENS} pieces)`,
+      product: rate(relayed),
+      baseline: rate(direct),
+      ratio,
+      target: '≥ 0.9, first token added ≤ 2 ms p50',
+      met: ratio >= 0.9 && added <= 2 && relayed.errors === 0,
+    });
+    console.error(
+      `relay: tokens/s ratio ${ratio.toFixed(2)}, first token added p50 ${added.toFixed(1)} ms, ${sent} Redis commands for ${relayed.streams} chats`,
+    );
+  } finally {
+    client.disconnect();
+    await Promise.all([...replicas, alone].map((server) => server.stop()));
+    await redis.stop();
+  }
+}
+
 async function coldStartScenario(): Promise<void> {
   const hub = await startServerProcess('hub');
   try {
@@ -398,13 +451,18 @@ async function alternatingStreams(
     runs.base.push(await run(baseUrl, roundSeconds));
     runs.product.push(await run(productUrl, roundSeconds));
   }
-  const pool = (of: StreamFigures[]): StreamFigures => ({
+  return { product: poolStreams(runs.product), base: poolStreams(runs.base) };
+}
+
+/** Rounds of streams as one (their mean rate), or streams at once on several servers (`sum`): every first token. */
+function poolStreams(of: StreamFigures[], rate: 'mean' | 'sum' = 'mean'): StreamFigures {
+  const tokensPerSecond = of.reduce((sum, one) => sum + one.tokensPerSecond, 0);
+  return {
     firstTokenMs: of.flatMap((one) => one.firstTokenMs),
-    tokensPerSecond: of.reduce((sum, one) => sum + one.tokensPerSecond, 0) / of.length,
+    tokensPerSecond: rate === 'sum' ? tokensPerSecond : tokensPerSecond / of.length,
     streams: of.reduce((sum, one) => sum + one.streams, 0),
     errors: of.reduce((sum, one) => sum + one.errors, 0),
-  });
-  return { product: pool(runs.product), base: pool(runs.base) };
+  };
 }
 
 /** 1,000 listeners on GET /api/events: how long a change takes to reach all of them, and what they cost the server. */
@@ -605,6 +663,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     await pushScenario();
   },
   replicas: replicaScenario,
+  relay: relayScenario,
   flood: floodScenario,
   resume: resumeScenario,
   start: async () => {

@@ -29,7 +29,16 @@ export function embeddedAdapters(config: ChatConfig, deps: Pick<AdaptersDeps, 'c
           driftLease: ALWAYS_HELD,
         };
       })()),
-    adoptPredecessorWrites: () => store?.conversations.adoptDisk(),
+    adoptPredecessorWrites: () => {
+      if (store === undefined) return;
+      store.conversations.adoptDisk();
+      store.ledger.adoptDisk().catch((error: unknown) => {
+        deps.logger.error(
+          { err: error },
+          'the mood the process before this one committed could not be taken: this one goes on from its own',
+        );
+      });
+    },
     close: () => {
       stopping.abort();
       return opened.close();

@@ -5,7 +5,7 @@ import { ClosingOrder } from './closing-order.js';
 
 /**
  * With `REDIS_URL`, this process joins the replicas sharing that Redis: their ledger, conversations,
- * drift lease and turn log replace the in-process ones. Loaded only then (the Redis client with it).
+ * drift lease, turn log and visitor relay replace the in-process ones. Loaded only then (the Redis client with it).
  */
 export async function joinReplicaAdapters(
   config: ChatConfig,
@@ -32,6 +32,7 @@ export async function joinReplicaAdapters(
   return {
     mode: 'redis',
     turns,
+    visitors: replica.visitors,
     sharedSessionSecret: replica.sharedSessionSecret,
     forSystem: async () => system,
     adoptPredecessorWrites: () => undefined,

@@ -8,6 +8,7 @@ import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Logger } from '../runtime/logger.js';
 import type { TurnLog } from '../turns/turn-log.js';
+import type { VisitorRelay } from '../turns/visitor-relay.js';
 
 /** Where the mood and the conversations live: this process only, the embedded database, or a shared Redis. */
 export type AdapterMode = 'in-process' | 'embedded' | 'redis';
@@ -26,6 +27,8 @@ export interface Adapters {
   readonly mode: AdapterMode;
   /** A replica's turn log, readable from every replica; without one the HTTP app keeps its own in process. */
   readonly turns?: TurnLog;
+  /** A replica's relay of visitors' news and stops to the other replicas; one process alone has none. */
+  readonly visitors?: VisitorRelay;
   /** A replica's session secret, the one the replicas share; without one it is the one beside the emotions file. */
   readonly sharedSessionSecret?: SharedSecret;
   /**
@@ -33,7 +36,7 @@ export interface Adapters {
    * root makes once its server listens: lmdb's native module is not on the way to the first answer.
    */
   forSystem(): Promise<SystemAdapters>;
-  /** Under `hub serve --supervise`, once the process before this one has exited: its last conversations are read from disk (embedded only). */
+  /** Under `hub serve --supervise`, once the process before this one has exited: its last conversations and mood are read from disk (embedded only). */
   adoptPredecessorWrites(): void;
   /**
    * Closes what was opened, in the reverse order of opening, after the system has stopped. A close

@@ -8,6 +8,8 @@ export interface MoodJournal {
   readonly kept: EmotionState | undefined;
   /** Commits `state` (and the exchange) at once, or throws and commits nothing. */
   commit(state: EmotionState, exchange: ChatExchange | undefined): void;
+  /** The state committed last on disk, when another process committed it after this one's last read or write. */
+  committedElsewhere(): EmotionState | undefined;
 }
 
 /**
@@ -33,6 +35,19 @@ export class DurableMoodLedger extends LocalMoodLedger {
   override startFrom(state: EmotionState): void {
     if (this.held === undefined) this.#journal.commit(state, undefined);
     super.startFrom(state);
+  }
+
+  /**
+   * Under `hub serve --supervise`, once the process before this one has exited: the mood it committed
+   * while it drained (after this one had opened the store) becomes this one's, delivered as a
+   * snapshot as a replica takes the shared one. The last commit on disk wins: a change this process
+   * committed before it is replaced, as the predecessor's would be by a later one of its own.
+   */
+  async adoptDisk(): Promise<boolean> {
+    const state = this.#journal.committedElsewhere();
+    if (state === undefined) return false;
+    await this.append({ kind: 'snapshot', state, at: state.lastUpdated });
+    return true;
   }
 
   protected override commit(next: EmotionState, change: MoodChange, exchange: ChatExchange | undefined): void {

@@ -40,15 +40,27 @@ export function openEmbeddedStore(emotionsFile: string, bounds: SessionBounds): 
     const moodDb = env.openDB<string, string>({ name: 'mood', encoding: 'string' });
     const conversations = new LmdbConversationStore(env.openDB<StoredConversation, string>({ name: 'conversations' }), bounds);
     const stored = moodDb.get(STATE_KEY);
+    /** The text this process read or wrote last: another text on disk is another process's commit. */
+    let known = stored;
     const journal: MoodJournal = {
       kept: stored === undefined ? undefined : parseEmotionsFile(`${path} (mood)`, stored),
       commit(state: EmotionState, exchange: ChatExchange | undefined): void {
+        // Compact: the file's layout without its indentation, which would double the text each chat encodes.
+        const text = JSON.stringify(toEmotionsFile(state));
         const noteExchange = env.transactionSync(() => {
-          // Compact: the file's layout without its indentation, which would double the text each chat encodes.
-          moodDb.putSync(STATE_KEY, JSON.stringify(toEmotionsFile(state)));
+          moodDb.putSync(STATE_KEY, text);
           return exchange === undefined ? undefined : conversations.stage(exchange);
         });
+        known = text;
         noteExchange?.();
+      },
+      committedElsewhere(): EmotionState | undefined {
+        // The latest commit, not the snapshot this process read last.
+        moodDb.resetReadTxn();
+        const latest = moodDb.get(STATE_KEY);
+        if (latest === undefined || latest === known) return undefined;
+        known = latest;
+        return parseEmotionsFile(`${path} (mood)`, latest);
       },
     };
     return { path, ledger: new DurableMoodLedger(journal), conversations, close: () => env.close() };

@@ -31,6 +31,7 @@ import { turnRoutes } from './routes/turns.js';
 import { VisitorFeed } from './visitor-feed.js';
 import { MemoryTurnLog } from '../turns/memory-turn-log.js';
 import type { TurnLog } from '../turns/turn-log.js';
+import type { VisitorRelay } from '../turns/visitor-relay.js';
 
 /** The page polls `GET /api/avatar` this often (docs/specification.md#the-page). */
 export const POLL_INTERVAL_MS = 1000;
@@ -61,6 +62,8 @@ export interface AppOptions {
   readonly redact?: (text: string) => string;
   /** Where streamed turns are kept for a page that comes back: a replica's on Redis, closed by its owner; by default the app's own, in process, closed with it. */
   readonly turns?: TurnLog;
+  /** A replica's relay to the other replicas: the visitor's tabs on them hear its news, and its stops reach them. */
+  readonly visitors?: VisitorRelay;
 }
 
 /** An event stream's heartbeat comment keeps proxies from closing a quiet stream. */
@@ -109,11 +112,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
 
   const turns = options.turns ?? ownTurnLog(app);
-  const feed = new VisitorFeed();
+  const feed = new VisitorFeed({ turns, relay: options.visitors });
+  app.addHook('onClose', async () => feed.close());
   const streams = new LongStreams(logger, options.eventStreamBufferBytes);
   app.addHook('preClose', (done) => {
     streams.closeAll();
     done();
+  });
+  // Another replica's news for the tabs here; its stops for the replies written here.
+  options.visitors?.listen({
+    news: (session, news) => {
+      feed.heard(session, news).catch((error: unknown) => logger.debug({ err: error }, "another replica's turn could not be followed"));
+    },
+    stop: (session, turn) => {
+      system.stop(session, turn).catch((error: unknown) => logger.debug({ err: error }, "another replica's stop did not reach the system"));
+    },
   });
 
   const frameAncestors = config.frameAncestors ?? [];
@@ -133,7 +146,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await session.register(fastifyCookie);
     const sessionSecret = options.sessionSecret ?? newSessionSecret();
     await session.register(pageRoutes, { pages, sessionSecret, cookiePolicy, system, frameAncestors });
-    await session.register(chatRoutes, { system, maxMessageLength: config.maxMessageLength, sessionSecret, cookiePolicy, turns, feed });
+    await session.register(chatRoutes, {
+      system,
+      maxMessageLength: config.maxMessageLength,
+      sessionSecret,
+      cookiePolicy,
+      turns,
+      feed,
+      visitors: options.visitors,
+    });
     await session.register(historyRoutes, { system, sessionSecret, cookiePolicy, feed });
     await session.register(historyTransferRoutes, {
       system,

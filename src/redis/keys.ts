@@ -28,8 +28,12 @@ export interface RedisKeys {
   turnOwner(turn: string): string;
   /** The turns running on any replica: turn id → the replica writing it. */
   readonly turnsRunning: string;
+  /** A visitor's turns (turn id → its summary as JSON), so that a tab on any replica finds those running. */
+  visitorTurns(session: SessionKey): string;
   /** Set, with a short time to live, while the replica of that id is alive. */
   replicaAlive(replica: string): string;
+  /** The channel on which replicas tell each other of visitors' news and stops. */
+  readonly visitorChannel: string;
 }
 
 export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
@@ -45,6 +49,8 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX): RedisKeys {
     turnFrames: (turn) => `${prefix}turn:${turn}`,
     turnOwner: (turn) => `${prefix}turn:${turn}:owner`,
     turnsRunning: `${prefix}turns:running`,
+    visitorTurns: (session) => `${prefix}turns:visitor:${session}`,
     replicaAlive: (replica) => `${prefix}replica:${replica}:alive`,
+    visitorChannel: `${prefix}visitors`,
   };
 }

@@ -143,6 +143,7 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     sessionSecret,
     redact: (text) => redactor.redact(text),
     turns: chosen.turns,
+    visitors: chosen.visitors,
     ...options.app,
   }));
 

@@ -48,8 +48,8 @@ export interface TurnLog {
    * until the one that ends it. Resolves `undefined` for a turn unknown, gone, or another visitor's.
    */
   follow(turn: string, session: SessionKey, after: number, onFrame: (frame: TurnFrame) => void): Promise<TurnFollower | undefined>;
-  /** The visitor's turns still running here, oldest first. */
-  running(session: SessionKey): readonly TurnSummary[];
+  /** The visitor's turns still running (on every replica, for replicas), oldest first. */
+  running(session: SessionKey): Promise<readonly TurnSummary[]>;
   /** Stops its timers and connections. */
   close(): Promise<void>;
 }

@@ -15,7 +15,10 @@ import { RedisConversationStore } from '../../src/redis/redis-conversation-store
 import { RedisDriftLease } from '../../src/redis/redis-drift-lease.js';
 import { RedisMoodLedger } from '../../src/redis/redis-mood-ledger.js';
 import { RedisTurnLog } from '../../src/redis/redis-turn-log.js';
-import { fixedClock } from '../../src/runtime/clock.js';
+import { fixedClock, systemClock } from '../../src/runtime/clock.js';
+import { openEmbeddedStore } from '../../src/embedded/embedded-store.js';
+import { defaultState } from '../../src/emotions/state.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 import { eventually } from '../../testkit/eventually.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { startRedisServer } from '../support/redis-server.js';
@@ -76,6 +79,23 @@ t.test('embedded by default: the database beside the emotions file opens only wh
   t.type(system.ledger, DurableMoodLedger);
   t.type(system.conversations, LmdbConversationStore);
   t.equal(system.driftLease, ALWAYS_HELD);
+
+  // The hand-over of `--supervise`: what the process before committed after this one opened is taken, the mood too.
+  system.ledger.startFrom(defaultState(AT));
+  const predecessor = openEmbeddedStore(join(dir, 'emotions.json'), {
+    maxSessions: 10,
+    idleMs: 60_000,
+    maxBytes: DEFAULT_MAX_SESSION_BYTES,
+    clock: systemClock,
+  });
+  predecessor.ledger.startFrom(defaultState(AT));
+  await predecessor.ledger.append(DRIFT);
+  await predecessor.close();
+  const delivered: string[] = [];
+  system.ledger.subscribe((change) => delivered.push(change.kind));
+  chosen.adoptPredecessorWrites();
+  await eventually("the predecessor's mood", () => delivered.length === 1);
+  t.same(delivered, ['snapshot']);
 
   // While the ledger and the store close, the database they live in is still open.
   const closed: string[] = [];

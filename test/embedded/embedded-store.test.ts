@@ -77,6 +77,7 @@ t.test('a commit that fails changes nothing: the chat is refused, and the next o
       if (failing) throw new Error('MDB_MAP_FULL: Environment mapsize limit reached');
       committed.push({ state, exchange });
     },
+    committedElsewhere: () => undefined,
   };
   const ledger = new DurableMoodLedger(journal);
   const delivered: MoodChange[] = [];
@@ -131,4 +132,31 @@ t.test("a second process's store takes the exchanges the first wrote after it op
   t.same(await successor.conversations.messages('visitor'), [], 'written after the successor read the disk');
   successor.conversations.adoptDisk();
   t.match(await successor.conversations.messages('visitor'), [{ content: 'still streaming' }, { content: 'Ended whole.' }]);
+});
+
+t.test("a second process's store takes the mood the first committed after it opened (the supervisor's hand-over)", async (t) => {
+  const file = join(t.testdir(), 'emotions.json');
+  const bounds = { maxSessions: 100, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: systemClock };
+  const draining = openEmbeddedStore(file, bounds);
+  draining.ledger.startFrom(defaultState(START));
+  const successor = openEmbeddedStore(file, bounds);
+  successor.ledger.startFrom(successor.ledger.held!.state);
+  t.teardown(async () => {
+    await successor.close();
+    await draining.close();
+  });
+  const delivered: MoodChange[] = [];
+  successor.ledger.subscribe((change) => delivered.push(change));
+  t.equal(await successor.ledger.adoptDisk(), false, 'nothing to take while nobody else committed');
+  await draining.ledger.append(chat(1));
+  await draining.ledger.append(chat(2));
+  const committed = foldMoodChange(foldMoodChange(defaultState(START), chat(1)), chat(2));
+  t.equal(await successor.ledger.adoptDisk(), true);
+  t.same(delivered, [{ kind: 'snapshot', state: committed, at: chat(2).at }], "the predecessor's last state, delivered whole");
+  t.equal(await successor.ledger.adoptDisk(), false, 'taken once');
+  const drift: MoodChange = { kind: 'drift', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: chat(3).at };
+  await successor.ledger.append(drift);
+  const reopened = openEmbeddedStore(file, bounds);
+  t.teardown(() => reopened.close());
+  t.same(reopened.ledger.held?.state, foldMoodChange(committed, drift), 'the next change folds from it');
 });

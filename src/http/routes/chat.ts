@@ -11,6 +11,7 @@ import { sseFrame } from '../sse-frame.js';
 import { randomUUID } from 'node:crypto';
 import type { TurnEvent, TurnLog } from '../../turns/turn-log.js';
 import type { VisitorFeed } from '../visitor-feed.js';
+import type { VisitorRelay } from '../../turns/visitor-relay.js';
 import type { ChatRejected, ChatReplied, SessionKey, SystemPhase } from '../../bus/events.js';
 
 declare module 'fastify' {
@@ -34,6 +35,8 @@ export interface ChatRoutesOptions {
   readonly turns: TurnLog;
   /** Tells the visitor's other tabs of each turn. */
   readonly feed: VisitorFeed;
+  /** With replicas: a stop reaches the replica writing the reply. */
+  readonly visitors?: VisitorRelay;
 }
 
 /** The phase's 503 (docs/specification.md#chat), or nothing when the system is ready to chat. */
@@ -166,8 +169,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
   /** A chat's answer, streamed or JSON; `redo` makes it a regenerate or an edit of the last exchange. */
   const answer = async (request: FastifyRequest, reply: FastifyReply, message: string, redo?: Redo) => {
-    // A redo acts on the last exchange: while a reply streams it would redo the one before (refused, not queued).
-    if (redo !== undefined && desk.turns.running(request.session).length > 0) throw httpError('REPLY_IN_PROGRESS');
+    // A redo acts on the last exchange: while a reply streams (on any replica) it would redo the one before (refused, not queued).
+    if (redo !== undefined && (await desk.turns.running(request.session)).length > 0) throw httpError('REPLY_IN_PROGRESS');
     request.chatAsked = true;
     if (reply.sse) return streamChat(desk, request, reply, message, redo);
     let result: ChatReplied | ChatRejected;
@@ -217,6 +220,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
   // Stops this visitor's streamed replies in flight (one turn with `{"turn"}`, else all): each ends with
   // `event: error` at once, nothing commits, and the stopped reply stays in the history as it was.
+  // With replicas, those another replica writes too: it is told, and stops them as it would its own.
   app.post('/api/chat/stop', { onRequest: session }, async (request, reply) => {
     const notReady = readinessError(system.phase);
     if (notReady) throw notReady;
@@ -227,6 +231,13 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
       stopped = await system.stop(request.session, turn);
     } catch (cause) {
       throw unreachableSystem(cause);
+    }
+    if (options.visitors && (turn === undefined || stopped === 0)) {
+      // Redis away: the replies written here are stopped all the same.
+      stopped += await options.visitors.stop(request.session, turn).catch((error: unknown) => {
+        request.log.debug({ err: error }, 'the stop could not reach the other replicas');
+        return 0;
+      });
     }
     return reply.send({ stopped: stopped > 0 });
   });

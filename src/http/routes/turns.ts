@@ -87,7 +87,7 @@ export const turnRoutes: FastifyPluginAsync<TurnRoutesOptions> = async (app, opt
     });
     if (socket === undefined) return;
     const write = (frame: string): void => streams.write(socket, frame);
-    write(sseFrame(JSON.stringify({ turns: turns.running(session) }), 'running'));
+    write(sseFrame(JSON.stringify({ turns: await turns.running(session) }), 'running'));
     write(sseFrame(JSON.stringify(avatarBody(status)), 'mood'));
     unlisten.push(feed.listen(session, write));
     moodListeners.add(write);
