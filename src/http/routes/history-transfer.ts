@@ -1,9 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { HistoryImported, HistoryReported } from '../../bus/events.js';
 import { roundAppraisal } from '../../emotions/model.js';
-import { exportDocument } from '../../history-files/emotion-hub-format.js';
 import { ImportFileError } from '../../history-files/imported-message.js';
-import { readImport } from '../../history-files/read-import.js';
 import type { Clock } from '../../runtime/clock.js';
 import type { CookiePolicy } from '../cookie-attributes.js';
 import { httpError } from '../errors.js';
@@ -23,6 +21,16 @@ export interface HistoryTransferRoutesOptions {
   /** The largest file an import takes, in bytes: the conversations' own bound (`MAX_SESSION_BYTES`). */
   readonly maxImportBytes: number;
 }
+
+// The file formats validate with typebox: loaded at the first export or import, never before the
+// server listens (what `hub serve` loads first holds no typebox: test/package/subpath-exports).
+type ReadImport = typeof import('../../history-files/read-import.js')['readImport'];
+type ExportDocument = typeof import('../../history-files/emotion-hub-format.js')['exportDocument'];
+let formats: Promise<{ readImport: ReadImport; exportDocument: ExportDocument }> | undefined;
+const historyFormats = () =>
+  (formats ??= Promise.all([import('../../history-files/read-import.js'), import('../../history-files/emotion-hub-format.js')]).then(
+    ([reader, writer]) => ({ readImport: reader.readImport, exportDocument: writer.exportDocument }),
+  ));
 
 interface ImportQuery {
   /** Which conversation of a file of several, from 0 (digits: the app does not coerce query strings). */
@@ -54,6 +62,7 @@ export const historyTransferRoutes: FastifyPluginAsync<HistoryTransferRoutesOpti
       message.appraisal ? { ...message, appraisal: roundAppraisal(message.appraisal) } : message,
     );
     const now = clock.now().toISOString();
+    const { exportDocument } = await historyFormats();
     return reply
       .header('content-disposition', `attachment; filename="emotion-hub-conversation-${now.slice(0, 10)}.json"`)
       .send(exportDocument(messages, now));
@@ -76,7 +85,8 @@ export const historyTransferRoutes: FastifyPluginAsync<HistoryTransferRoutesOpti
     async (request: FastifyRequest<{ Querystring: ImportQuery }>, reply) => {
       const session = visitorSession(request, reply, sessionSecret, cookiePolicy);
       const replace = request.query.replace === '1' || request.query.replace === 'true';
-      let read: ReturnType<typeof readImport>;
+      const { readImport } = await historyFormats();
+      let read: ReturnType<ReadImport>;
       try {
         read = readImport(request.body, {
           index: Number(request.query.index ?? 0),
