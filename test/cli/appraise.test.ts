@@ -20,7 +20,8 @@ t.test('hub appraise TEXT…: one JSON line per text, as the service reads it', 
   }
   t.match(lines[0], { text: 'I am furious, I hate this', strongest: 'anger' });
   t.ok(lines[0].cues.includes('furious') || lines[0].cues.includes('hate'), JSON.stringify(lines[0].cues));
-  t.match(lines[1], { text: 'I am terrified', strongest: 'fear', cues: ['terrified'] });
+  t.match(lines[1], { text: 'I am terrified', strongest: 'fear' });
+  t.same(lines[1].cues, ['terrified']);
 });
 
 t.test('hub appraise with no TEXT reads each line of standard input (blank lines skipped)', async (t) => {

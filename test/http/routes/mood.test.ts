@@ -85,8 +85,9 @@ t.test('the visitor sees how each of its messages read: the history’s message 
   );
   const cookie = String(chat.headers['set-cookie']).split(';')[0]!;
   const { messages } = (await app.inject({ url: '/api/history', headers: { cookie } })).json();
-  t.match(messages[0], { role: 'user', content: 'I am terrified of spiders', appraisal: { strongest: 'fear', cues: ['terrified'] } });
-  t.same(Object.keys(messages[0].appraisal), ['emotions', 'neutral', 'strongest', 'cues']);
+  t.match(messages[0], { role: 'user', content: 'I am terrified of spiders', appraisal: { strongest: 'fear', reading: 'fear' } });
+  t.same(messages[0].appraisal.cues, ['terrified']);
+  t.same(Object.keys(messages[0].appraisal), ['emotions', 'neutral', 'strongest', 'reading', 'cues']);
   t.equal(messages[0].appraisal.neutral, Math.round(messages[0].appraisal.neutral * 100) / 100, 'rounded to 2 decimals');
   t.notOk('appraisal' in messages[1], 'a reply has none');
 });
