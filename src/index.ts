@@ -14,7 +14,8 @@ export { EventLogLineError, readEventLog, type LoggedEvent, type ReadEventLogOpt
 export { createChatSystem, type ChatSystem } from './system/chat-system.js';
 export { adapters, type Adapters, type AdaptersDeps, type AdapterMode, type SystemAdapters } from './adapters/adapters.js';
 export { inProcessAdapters, type InProcessAdapters } from './adapters/in-process-adapters.js';
-export { createSystemMachine, type SystemServices } from './actors/system-machine.js';
+export { createSystemMachine } from './actors/system-machine.js';
+export type { SystemServices } from './actors/system-setup.js';
 export { machineJson, type MachineJson } from './system/machine-json.js';
 export { systemClock, fixedClock, type Clock } from './runtime/clock.js';
 export { systemRandom, seededRandom, type Random } from './runtime/random.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SystemServices } from '../actors/system-machine.js';
+import type { SystemServices } from '../actors/system-setup.js';
 import type { ChatSystem } from '../system/chat-system.js';
 import { adapters, type Adapters, type SystemAdapters } from '../adapters/adapters.js';
 import { Bus } from '../bus/bus.js';

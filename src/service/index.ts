@@ -26,5 +26,5 @@ export {
   type RunnableSystem,
   type SystemFactory,
 } from './chat-service.js';
-export type { SystemServices } from '../actors/system-machine.js';
+export type { SystemServices } from '../actors/system-setup.js';
 export { runChatService, type RunChatServiceOptions } from './run-chat-service.js';

@@ -2,7 +2,8 @@ import { createActor } from 'xstate';
 import type { SystemPhase } from '../bus/events.js';
 import { inspectionFromEnv } from './inspect.js';
 import { requestFlush } from '../actors/persistence-actor.js';
-import { createSystemMachine, phaseOf, type SystemServices } from '../actors/system-machine.js';
+import { createSystemMachine, phaseOf } from '../actors/system-machine.js';
+import type { SystemServices } from '../actors/system-setup.js';
 
 export interface ChatSystem {
   /** Starts initialization (stage 1 in parallel, then stage 2), returns at once. */

@@ -1,5 +1,5 @@
 import type { InspectionEvent, MachineContext } from 'xstate';
-import type { SystemServices } from '../actors/system-machine.js';
+import type { SystemServices } from '../actors/system-setup.js';
 import type { Logger } from '../runtime/logger.js';
 
 export type Inspect = NonNullable<SystemServices['inspect']>;

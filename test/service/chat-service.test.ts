@@ -8,7 +8,7 @@ import { loadChatConfig } from '../../src/config/chat-config.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { writeEmotionsFile } from '../../src/persistence/emotions-file.js';
 import { createLogger } from '../../src/runtime/logger.js';
-import type { SystemServices } from '../../src/actors/system-machine.js';
+import type { SystemServices } from '../../src/actors/system-setup.js';
 import { ServiceStartError, startChatService } from '../../src/service/chat-service.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { FakeSystem } from '../support/fake-system.js';

@@ -4,7 +4,7 @@ import { createChatSystem } from '../../src/system/chat-system.js';
 import { loadChatConfig } from '../../src/config/chat-config.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { seededRandom } from '../../src/runtime/random.js';
-import type { SystemServices } from '../../src/actors/system-machine.js';
+import type { SystemServices } from '../../src/actors/system-setup.js';
 import { startChatService, type ChatService, type ChatServiceOptions } from '../../src/service/chat-service.js';
 import { MOCKED_BASE_URL } from '../../testkit/provider-nock.js';
 import { eventually } from '../../testkit/eventually.js';
