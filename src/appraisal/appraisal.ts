@@ -116,6 +116,16 @@ export function appraise(model: AppraisalModel, text: string): Appraisal {
   const tokens = readTokens(text);
   const hits = hitsOf(model, text, tokens);
   const p = probabilities(model, hits);
+  const scores = readingOfProbabilities(p);
+  return { ...scores, cues: cuesOf(model, tokens, hits, EMOTION_NAMES.indexOf(scores.strongest)) };
+}
+
+/**
+ * What six probabilities (the five emotions, then neutral; together 1) read as: the scores, the
+ * strongest of the five (the first on a tie), the reading and the second emotion beside it (see
+ * {@link appraise}). Whoever read the message, the local model or the chat model, the rule is this one.
+ */
+export function readingOfProbabilities(p: readonly number[]): Omit<Appraisal, 'cues'> {
   let strongest = 0;
   for (let k = 1; k < NEUTRAL; k++) if (p[k]! > p[strongest]!) strongest = k;
   const scores = {
@@ -126,5 +136,5 @@ export function appraise(model: AppraisalModel, text: string): Appraisal {
   const reading = APPRAISAL_LABELS.indexOf(readingOf(scores));
   const second = reading === NEUTRAL ? strongest : bestEmotionBut(p, strongest);
   const also = p[second]! >= p[reading]! * ALSO_SHARE && p[second]! > ALSO_MIN ? { also: EMOTION_NAMES[second]! } : {};
-  return { ...scores, reading: APPRAISAL_LABELS[reading]!, ...also, cues: cuesOf(model, tokens, hits, strongest) };
+  return { ...scores, reading: APPRAISAL_LABELS[reading]!, ...also };
 }

@@ -234,6 +234,7 @@ export const MoodStepSchema = Type.Object({
   kind: Type.Enum(['chat', 'drift', 'snapshot']),
   delta: EmotionDeltasSchema,
   strongest: Type.Optional(Type.Enum(EMOTION_NAMES)),
+  source: Type.Optional(Type.Enum(['local', 'model'])),
 });
 
 /** The latest changes (at most 50) with the emotions before the first and after the last: numbers only, no message text. */

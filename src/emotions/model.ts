@@ -131,5 +131,6 @@ export function roundAppraisal(appraisal: Appraisal): Appraisal {
     reading: readingOf(appraisal),
     ...(appraisal.also === undefined ? {} : { also: appraisal.also }),
     cues: appraisal.cues,
+    ...(appraisal.source === undefined ? {} : { source: appraisal.source }),
   };
 }

@@ -29,6 +29,8 @@ export const AppraisalScoresSchema = Type.Object({
   emotions: EmotionsSchema,
   neutral: Level,
   strongest: Type.Enum(EMOTION_NAMES),
+  /** Who read it: the local model, or the chat model (`APPRAISAL=model`). Absent on what was read before there was a choice. */
+  source: Type.Optional(Type.Enum(['local', 'model'])),
 });
 
 /**
