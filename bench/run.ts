@@ -9,6 +9,7 @@ import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 import { measureSessionMemory } from './session-memory.js';
 import { measureAppraisal } from './appraisal.js';
+import { measureInspectorFilter } from './inspector-filter.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { measureResume, openStreams } from './lib/resume.js';
 import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
@@ -300,6 +301,20 @@ async function sessionMemoryScenario(): Promise<void> {
   console.error(`session memory: ${mb(figures.storeBytes)}, ratio ${ratio.toFixed(2)}`);
 }
 
+/** The webhook inspector's filter over 10,000 journal entries, server side, against parsing and scanning the lines per query. */
+async function inspectorScenario(): Promise<void> {
+  const f = await measureInspectorFilter();
+  rows.push({
+    scenario: `inspector: filter ${f.entries.toLocaleString('en')} journal entries (median of ${f.queries} queries, server side)`,
+    product: `${f.inspectorMs.toFixed(1)} ms (p95 ${f.inspectorP95Ms.toFixed(1)} ms)`,
+    baseline: `${f.baselineMs.toFixed(1)} ms parsing and scanning each line per query`,
+    ratio: f.inspectorMs / f.baselineMs,
+    target: '≤ 50 ms',
+    met: f.inspectorP95Ms <= 50,
+  });
+  console.error(`inspector filter: median ${f.inspectorMs} ms, p95 ${f.inspectorP95Ms} ms, baseline ${f.baselineMs} ms`);
+}
+
 /** Reading one message: the appraisal against the sentiment package alone, per message of the GoEmotions dev split. */
 async function appraisalScenario(): Promise<void> {
   const f = await measureAppraisal();
@@ -574,6 +589,7 @@ async function resumeScenario(): Promise<void> {
 const SCENARIOS: Record<string, () => Promise<void>> = {
   memory: sessionMemoryScenario,
   appraisal: appraisalScenario,
+  inspector: inspectorScenario,
   http: async () => {
     const baseline = await startServerProcess('baseline');
     try {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_MEMORY_EXCHANGES, MemoryConversationStore, seededRandom, systemClock } from 'emotion-hub';
+import { DEFAULT_MAX_SESSION_BYTES, DEFAULT_MEMORY_EXCHANGES, MemoryConversationStore, seededRandom, systemClock } from 'emotion-hub';
 
 export interface SessionMemoryFigures {
   readonly sessions: number;
@@ -66,7 +66,12 @@ export async function measureSessionMemory(sessions = 10_000, exchanges = DEFAUL
   text.kept.length = 0;
   const store = heapAfter(() => {
     const random = seededRandom(1);
-    const conversations = new MemoryConversationStore({ maxSessions: sessions, idleMs: 30 * 60_000, clock: systemClock });
+    const conversations = new MemoryConversationStore({
+      maxSessions: sessions,
+      idleMs: 30 * 60_000,
+      maxBytes: DEFAULT_MAX_SESSION_BYTES,
+      clock: systemClock,
+    });
     for (const key of keys) {
       for (let i = 0; i < exchanges; i += 1) {
         const [message, reply] = exchangeTexts(random);

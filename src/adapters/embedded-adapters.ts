@@ -1,11 +1,11 @@
 import type { ChatConfig } from '../config/chat-config.js';
-import { sessionBoundsOf } from '../conversations/session-bounds.js';
 import type { EmbeddedStore } from '../embedded/embedded-store.js';
 import { probeStoreFile } from '../embedded/store-probe.js';
 import { ALWAYS_HELD } from '../mood-ledger/drift-lease.js';
 import { loadEmotionsFile } from '../persistence/emotions-file.js';
-import type { Adapters, AdaptersDeps, SystemAdapters } from './adapters.js';
+import type { Adapters, AdaptersDeps, SystemAdapters } from './types.js';
 import { ClosingOrder } from './closing-order.js';
+import { sessionBoundsOf } from './session-bounds-of.js';
 
 /**
  * One process alone keeps its mood and conversations in the embedded database beside the emotions

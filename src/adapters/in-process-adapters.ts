@@ -1,10 +1,10 @@
 import type { ChatConfig } from '../config/chat-config.js';
 import { MemoryConversationStore } from '../conversations/memory-conversation-store.js';
-import { sessionBoundsOf } from '../conversations/session-bounds.js';
 import { ALWAYS_HELD } from '../mood-ledger/drift-lease.js';
 import { LocalMoodLedger } from '../mood-ledger/local-mood-ledger.js';
-import type { Adapters, AdaptersDeps, SystemAdapters } from './adapters.js';
+import type { Adapters, AdaptersDeps, SystemAdapters } from './types.js';
 import { ClosingOrder } from './closing-order.js';
+import { sessionBoundsOf } from './session-bounds-of.js';
 
 export interface InProcessAdapters extends Adapters {
   /** The system's adapters, at once: nothing to open. */

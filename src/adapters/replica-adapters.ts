@@ -1,6 +1,6 @@
 import type { ChatConfig, RedisConfig } from '../config/chat-config.js';
 import type { Replica } from '../redis/replica.js';
-import type { Adapters, AdaptersDeps, SystemAdapters } from './adapters.js';
+import type { Adapters, AdaptersDeps, SystemAdapters } from './types.js';
 import { ClosingOrder } from './closing-order.js';
 
 /**

@@ -21,7 +21,7 @@ export interface MemoryConversationStoreOptions extends SessionBounds {
  */
 export class MemoryConversationStore extends HeldConversations implements ConversationStore {
   readonly #maxTurns: number;
-  readonly #maxBytes: number | undefined;
+  readonly #maxBytes: number;
 
   constructor(options: MemoryConversationStoreOptions) {
     super(new LRUCache(sessionCacheOptions<readonly TimedTurn[]>(options, conversationBytes)));

@@ -1,17 +1,18 @@
 import type { LRUCache } from 'lru-cache';
-import type { ChatConfig } from '../config/chat-config.js';
-import { DEFAULT_MAX_SESSION_BYTES } from '../config/defaults.js';
 import { epochMs, type Clock } from '../runtime/clock.js';
 import { addExchange, type ConversationTurn, type ExchangeMarks, type ExchangeTimes, type TimedTurn } from './conversation-store.js';
 
-/** How many sessions, how long idle and how many bytes of text the conversations may take together. */
+/**
+ * How many sessions, how long idle and how many bytes of text the conversations may take together:
+ * plain numbers from the caller (the adapters read them from the environment, tests pick their own).
+ */
 export interface SessionBounds {
   /** Sessions kept; beyond it the least recently used is forgotten (`MAX_SESSIONS`). */
   readonly maxSessions: number;
   /** A session untouched this long is forgotten (`SESSION_IDLE_MS`). */
   readonly idleMs: number;
   /** The conversations' text in UTF-8 bytes, all together; beyond it the least recently used go first (`MAX_SESSION_BYTES`). */
-  readonly maxBytes?: number;
+  readonly maxBytes: number;
   /** Drives the idle expiry; tests pass a fixed clock. */
   readonly clock: Clock;
 }
@@ -35,7 +36,7 @@ export function withExchange(
   turns: readonly TimedTurn[],
   exchange: { readonly message: string; readonly reply: string; readonly times?: ExchangeTimes } & ExchangeMarks,
   maxTurns: number,
-  maxBytes = DEFAULT_MAX_SESSION_BYTES,
+  maxBytes: number,
 ): readonly TimedTurn[] {
   let next = addExchange(turns, exchange, exchange).slice(-maxTurns);
   while (next.length > 0 && conversationBytes(next) > maxBytes) next = next.slice(2);
@@ -59,15 +60,7 @@ export function sessionCacheOptions<V extends {}>(
     perf: { now: () => epochMs(bounds.clock) },
     // 0: read that clock at every check, rather than caching it behind a 1 ms timer.
     ttlResolution: 0,
-    maxSize: bounds.maxBytes ?? DEFAULT_MAX_SESSION_BYTES,
+    maxSize: bounds.maxBytes,
     sizeCalculation: sizeOf,
   };
-}
-
-/** The bounds the environment sets (`MAX_SESSIONS`, `SESSION_IDLE_MS`, `MAX_SESSION_BYTES`). */
-export function sessionBoundsOf(
-  config: Pick<ChatConfig, 'maxSessions' | 'sessionIdleMs' | 'maxSessionBytes'>,
-  clock: Clock,
-): SessionBounds {
-  return { maxSessions: config.maxSessions, idleMs: config.sessionIdleMs, maxBytes: config.maxSessionBytes, clock };
 }

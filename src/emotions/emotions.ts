@@ -11,11 +11,10 @@ import type {
   MoodChangeSchema,
   SentimentSchema,
 } from './schemas.js';
+import type { EmotionName } from './names.js';
 
-/** The five emotions of the avatar, in the order the page draws their bars. */
-export const EMOTION_NAMES = ['joy', 'sadness', 'anger', 'fear', 'curiosity'] as const;
-
-export type EmotionName = (typeof EMOTION_NAMES)[number];
+// The names both these types and their schemas are built from: here for every importer of the emotions' vocabulary.
+export { AVATAR_SHAPES, EMOTION_NAMES, SENTIMENT_LABELS, type EmotionName, type SentimentLabel } from './names.js';
 
 /**
  * One number per emotion, `value(name)` called in the order of {@link EMOTION_NAMES}. Spelled out
@@ -29,12 +28,7 @@ export function emotionRecord(value: (name: EmotionName) => number): Record<Emot
 /** Each value lies in 0..1; stored unrounded, rounded to 2 decimals only in responses. */
 export type Emotions = Readonly<Static<typeof EmotionsSchema>>;
 
-/** Circle: default or neutral; Triangle: high energy or active; Square: stable or grounded. */
-export const AVATAR_SHAPES = ['Circle', 'Triangle', 'Square'] as const;
 export type AvatarShape = Static<typeof AvatarShapeSchema>;
-
-export const SENTIMENT_LABELS = ['positive', 'negative', 'neutral'] as const;
-export type SentimentLabel = (typeof SENTIMENT_LABELS)[number];
 
 /** The sentiment of the last analysed user message, as `GET /api/avatar` reports it. */
 export type Sentiment = Readonly<Static<typeof SentimentSchema>>;

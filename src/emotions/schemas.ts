@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AVATAR_SHAPES, EMOTION_NAMES, SENTIMENT_LABELS } from './emotions.js';
+import { AVATAR_SHAPES, EMOTION_NAMES, SENTIMENT_LABELS } from './names.js';
 
 // The JSON schemas the emotion types are derived from (src/emotions/emotions.ts), used where events
 // are validated: the event catalogue (src/bus/events.ts) and the event-log reader.

@@ -7,6 +7,6 @@ import { webhookPath } from './webhook-path.js';
 export async function deleteWebhook(webhookId: string, options?: HubOptions): Promise<void>;
 export async function deleteWebhook(params: WithWebhookId): Promise<void>;
 export async function deleteWebhook(idOrParams: string | WithWebhookId, options?: HubOptions): Promise<void> {
-  const params = webhookParams(idOrParams, options);
+  const params = webhookParams('deleteWebhook', idOrParams, options);
   await hubRequest({ method: 'DELETE', path: webhookPath(params.webhookId) }, params);
 }

@@ -9,6 +9,6 @@ import { webhookPath } from './webhook-path.js';
 export async function disableWebhook(webhookId: string, options?: HubOptions): Promise<Webhook>;
 export async function disableWebhook(params: WithWebhookId): Promise<Webhook>;
 export async function disableWebhook(idOrParams: string | WithWebhookId, options?: HubOptions): Promise<Webhook> {
-  const params = webhookParams(idOrParams, options);
+  const params = webhookParams('disableWebhook', idOrParams, options);
   return hubRequest({ method: 'POST', path: webhookPath(params.webhookId, 'disable') }, params, readWebhookEnvelope);
 }

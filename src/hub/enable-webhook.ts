@@ -9,6 +9,6 @@ import { webhookPath } from './webhook-path.js';
 export async function enableWebhook(webhookId: string, options?: HubOptions): Promise<Webhook>;
 export async function enableWebhook(params: WithWebhookId): Promise<Webhook>;
 export async function enableWebhook(idOrParams: string | WithWebhookId, options?: HubOptions): Promise<Webhook> {
-  const params = webhookParams(idOrParams, options);
+  const params = webhookParams('enableWebhook', idOrParams, options);
   return hubRequest({ method: 'POST', path: webhookPath(params.webhookId, 'enable') }, params, readWebhookEnvelope);
 }

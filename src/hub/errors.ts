@@ -38,7 +38,7 @@ export class HubOfflineError extends HubConnectionError {
   override readonly name = 'HubOfflineError';
 }
 
-/** The client is not set up to talk to the hub: no token, or a hub URL (`hubUrl`, the CLI's `HF_ENDPOINT`) that is not http(s). */
+/** The client is not set up to talk to the hub: no token, a hub URL (`hubUrl`, the CLI's `HF_ENDPOINT`) that is not http(s), or an option it does not take. */
 export class HubConfigError extends Error {
   override readonly name = 'HubConfigError';
 }

@@ -9,6 +9,6 @@ import { webhookPath } from './webhook-path.js';
 export async function getWebhook(webhookId: string, options?: HubOptions): Promise<Webhook>;
 export async function getWebhook(params: WithWebhookId): Promise<Webhook>;
 export async function getWebhook(idOrParams: string | WithWebhookId, options?: HubOptions): Promise<Webhook> {
-  const params = webhookParams(idOrParams, options);
+  const params = webhookParams('getWebhook', idOrParams, options);
   return hubRequest({ method: 'GET', path: webhookPath(params.webhookId) }, params, readWebhookEnvelope);
 }

@@ -1,8 +1,7 @@
-import { getWebhook } from './get-webhook.js';
 import type { HubOptions } from './hub-options.js';
 import { hubRequest } from './request.js';
 import type { Webhook } from './types.js';
-import { updateWebhookChanges, type UpdateWebhookInput } from './webhook-input.js';
+import { UPDATE_INPUT_NAMES, updateWebhookChanges, type UpdateWebhookInput } from './webhook-input.js';
 import { readWebhookEnvelope } from './webhook-json.js';
 import { webhookParams, type WithWebhookId } from './webhook-id.js';
 import { webhookPath } from './webhook-path.js';
@@ -18,9 +17,9 @@ export async function updateWebhook(
   idOrParams: string | WithWebhookId<UpdateWebhookInput & HubOptions>,
   changes?: UpdateWebhookInput & HubOptions,
 ): Promise<Webhook> {
-  const params = webhookParams(idOrParams, changes);
+  const params = webhookParams('updateWebhook', idOrParams, changes, UPDATE_INPUT_NAMES);
   const path = webhookPath(params.webhookId);
   const body = updateWebhookChanges(params);
-  const watched = body.watched ?? (await getWebhook(params)).watched;
+  const watched = body.watched ?? (await hubRequest({ method: 'GET', path }, params, readWebhookEnvelope)).watched;
   return hubRequest({ method: 'POST', path, body: { ...body, watched } }, params, readWebhookEnvelope);
 }

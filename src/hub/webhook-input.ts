@@ -14,6 +14,9 @@ export interface CreateWebhookInput {
   readonly secret?: string | undefined;
 }
 
+/** The fields of createWebhook's params beside the hub options. */
+export const CREATE_INPUT_NAMES = ['url', 'jobId', 'watched', 'domains', 'secret'] as const satisfies readonly (keyof CreateWebhookInput)[];
+
 export interface UpdateWebhookInput {
   readonly url?: string | undefined;
   /** Replaces the whole watched list. */
@@ -21,6 +24,9 @@ export interface UpdateWebhookInput {
   readonly domains?: readonly WebhookDomain[] | undefined;
   readonly secret?: string | undefined;
 }
+
+/** The fields of updateWebhook's params beside the webhook id and the hub options. */
+export const UPDATE_INPUT_NAMES = ['url', 'watched', 'domains', 'secret'] as const satisfies readonly (keyof UpdateWebhookInput)[];
 
 function checkUrl(url: string): string {
   let protocol = '';

@@ -9,6 +9,7 @@ export {
   type TrustProxy,
 } from '../config/chat-config.js';
 export { DEFAULT_MEMORY_EXCHANGES, type ConversationStore, type ConversationTurn } from '../conversations/conversation-store.js';
+export { DEFAULT_MAX_SESSION_BYTES } from '../config/defaults.js';
 export { MemoryConversationStore, type MemoryConversationStoreOptions } from '../conversations/memory-conversation-store.js';
 export type { MoodChange, MoodLedger } from '../mood-ledger/mood-ledger.js';
 export { LocalMoodLedger, MoodLedgerClosedError } from '../mood-ledger/local-mood-ledger.js';

@@ -13,9 +13,10 @@ import type { DeliveryDedup } from './delivery-dedup.js';
 import type { DeliveryEvents } from './delivery-events.js';
 import { WebhookDeliveryError } from './errors.js';
 import { type WebhookHandler, WebhookReply } from './handler.js';
-import { type DeliveryJournal, journalBody } from './journal/entry.js';
+import { redactSecrets } from './inspector/redact.js';
+import { ANSWER_EXCERPT_CHARS, type DeliveryJournal, journalBody } from './journal/entry.js';
 import { type HttpRefusal, notFound, pathOf, sendRefusal, toRefusal } from './http-errors.js';
-import type { WebhookRefusal } from './options.js';
+import type { WebhookDelivered, WebhookRefusal } from './options.js';
 import type { WebhookPayload } from './payload.js';
 import { WEBHOOKS_PREFIX } from './route-name.js';
 import { WEBHOOK_SECRET_HEADER, secretVerifier } from './secret.js';
@@ -40,6 +41,8 @@ export interface WebhooksAppDeps {
   readonly dedup?: DeliveryDedup;
   /** Told of each refused delivery (`onRefused`). */
   readonly onRefused?: (refusal: WebhookRefusal) => void;
+  /** Told of each delivery a handler answered, once sent (`onDelivered`). */
+  readonly onDelivered?: (delivery: WebhookDelivered) => void;
 }
 
 /**
@@ -76,6 +79,8 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
   // delivery that carried the secret was received (the journal writes those).
   const rawBodies = new WeakMap<FastifyRequest, Buffer>();
   const journaled = new WeakMap<FastifyRequest, Date>();
+  const answers = new WeakMap<FastifyRequest, string>();
+  const handled = new WeakMap<FastifyRequest, { payload: WebhookPayload; context: WebhookContext }>();
   const verifySecret = deps.secret === undefined ? undefined : secretVerifier(deps.secret);
   const checkSecret = (request: FastifyRequest): void => {
     verifySecret?.(headerValue(request.headers[WEBHOOK_SECRET_HEADER]));
@@ -173,18 +178,30 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
     deps.events.emit({ payload, context });
     const handler = name === '' ? undefined : deps.handlerFor(name);
     const body = await runHandler(handler, payload, context, reply);
+    if (deps.onDelivered) handled.set(request, { payload, context });
     // A failed delivery stays unclaimed: the Hub's retry of it is handled.
     if (webhookId !== undefined && reply.statusCode >= 500) await dedup!.release(webhookId).catch(() => undefined);
     if (body instanceof WebhookReply) return reply.code(body.status).headers(body.headers).send(body.body);
     return reply.type('application/json; charset=utf-8').send(body);
   };
 
-  const { journal } = deps;
+  const { journal, onDelivered } = deps;
   if (journal) {
+    // The answer's first characters, for the journal: what a failing receiver said.
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (journaled.has(request) && (typeof payload === 'string' || Buffer.isBuffer(payload)))
+        answers.set(request, answerExcerpt(String(payload), deps.secret));
+      done(null, payload);
+    });
+  }
+  if (journal || onDelivered) {
     app.addHook('onResponse', (request, reply, done) => {
+      // One measurement for the journal and `onDelivered`: from the request's first byte to the answer sent.
+      const ms = Math.round(reply.elapsedTime * 10) / 10;
       const receivedAt = journaled.get(request);
-      if (receivedAt !== undefined) {
+      if (journal && receivedAt !== undefined) {
         const webhookId = request.headers['webhook-id'];
+        const answer = answers.get(request);
         journal
           .append({
             webhookId: (Array.isArray(webhookId) ? webhookId.join(', ') : webhookId) ?? null,
@@ -193,10 +210,19 @@ export function buildWebhooksApp(deps: WebhooksAppDeps): FastifyInstance {
             headers: handlerHeaders(request.headers),
             ...journalBody(rawBodies.get(request)),
             status: reply.statusCode,
-            ms: Math.round(reply.elapsedTime * 10) / 10,
+            ms,
+            ...(answer === undefined || answer === '' ? {} : { answer }),
           })
           // The answer is sent: a journal that cannot write is logged, and changes nothing else.
           .catch((error: unknown) => request.log.error({ err: error, route: pathOf(request) }, 'webhook journal write failed'));
+      }
+      const delivered = onDelivered && handled.get(request);
+      if (delivered) {
+        try {
+          onDelivered!({ ...delivered, status: reply.statusCode, ms });
+        } catch (error) {
+          request.log.error({ err: error }, 'an onDelivered listener failed');
+        }
       }
       done();
     });
@@ -235,6 +261,12 @@ async function runHandler(
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The answer's first characters, with the secret taken out: a handler that echoed it must not put it in the journal. */
+function answerExcerpt(text: string, secret: string | undefined): string {
+  if (secret === undefined) return text.slice(0, ANSWER_EXCERPT_CHARS);
+  return redactSecrets(text.slice(0, ANSWER_EXCERPT_CHARS + secret.length), [secret]).slice(0, ANSWER_EXCERPT_CHARS);
+}
 
 function routeNameOf(request: FastifyRequest): string {
   const params = request.params as Record<string, string | undefined>;

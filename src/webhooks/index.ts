@@ -9,7 +9,7 @@ export type { LandingPageInfo } from './landing-page.js';
 export type { Tunnel, TunnelProvider } from './tunnel.js';
 export { localTunnel, DEFAULT_TUNNEL_HOST, TUNNEL_LIFETIME_MS, type LocalTunnelOptions, type Schedule } from './local-tunnel.js';
 export { WebhooksServer, type LaunchedWebhooksServer, type RegisteredWebhook } from './server.js';
-export type { WebhookRefusal, WebhooksServerOptions, WebhooksUi } from './options.js';
+export type { WebhookDelivered, WebhookRefusal, WebhooksServerOptions, WebhooksUi } from './options.js';
 export { defaultWebhooksServer, webhookEndpoint } from './default-server.js';
 export {
   WebhookDeliveryError,

@@ -2,8 +2,10 @@ import { isRedisUrl } from '../config/redis-url.js';
 import type { Clock } from '../runtime/clock.js';
 import { listenHost } from '../runtime/listen-host.js';
 import type { Logger } from '../runtime/logger.js';
+import type { WebhookContext } from './context.js';
 import type { DeliveryJournal } from './journal/entry.js';
 import type { LandingPageInfo } from './landing-page.js';
+import type { WebhookPayload } from './payload.js';
 import type { LocalTunnelOptions } from './local-tunnel.js';
 import type { TunnelProvider } from './tunnel.js';
 
@@ -69,6 +71,12 @@ export interface WebhooksServerOptions {
    * the body or the secret. A listener that throws changes nothing of the answer.
    */
   readonly onRefused?: (refusal: WebhookRefusal) => void;
+  /**
+   * Told of every delivery a handler answered, once the answer is sent: its payload and context, the status and
+   * the milliseconds from its first byte to the answer (the journal's `ms`, the same measurement).
+   * A listener that throws changes nothing.
+   */
+  readonly onDelivered?: (delivery: WebhookDelivered) => void;
   /** Environment to read `WEBHOOK_SECRET`, `WEBHOOK_REDIS_URL`, `PORT`, `HOST`, `SPACE_HOST` and `SPACE_ID` from; defaults to `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -82,6 +90,15 @@ export interface WebhookRefusal {
   readonly statusCode: number;
   /** The `error` of the JSON answer: what the sender has to fix. */
   readonly error: string;
+}
+
+/** A delivery a handler answered, as `onDelivered` hears of it. */
+export interface WebhookDelivered {
+  readonly payload: WebhookPayload;
+  readonly context: WebhookContext;
+  readonly status: number;
+  /** From the request's first byte to the answer sent, to a tenth of a millisecond. */
+  readonly ms: number;
 }
 
 export interface ResolvedOptions {

@@ -184,6 +184,7 @@ export class WebhooksServer {
       events: this.#events,
       landingPage: () => this.#landingPage(),
       onRefused: this.#options.onRefused,
+      onDelivered: this.#options.onDelivered,
     });
     try {
       await app.listen({ host, port });

@@ -70,7 +70,7 @@ t.test('listen forwards each delivery that carries the secret, as it came, and a
   await eventually('the delivery line', () => listen.lines.find((line) => line.includes('repo.content:update')));
   t.match(
     listen.lines.find((line) => line.includes('repo.content:update')),
-    /^\d\d:\d\d:\d\d {2}repo\.content:update {2}space Wauplin\/gradio-user-history {2}→ 201 {2}\d+ ms$/,
+    /^\d\d:\d\d:\d\d {2}repo\.content:update {2}space Wauplin\/gradio-user-history {2}→ 201 {2}[\d.]+ ms$/,
   );
 
   status = 500;
@@ -115,6 +115,19 @@ t.test('listen forwards each delivery that carries the secret, as it came, and a
     'the journal has the authenticated deliveries and their answers',
   );
   t.same(entries[0]?.body, JSON.parse(body));
+  const printedMs = listen.lines
+    .filter((line) => line.includes('repo.content:update'))
+    .map((line) => Number(/([\d.]+) ms$/.exec(line)?.[1]));
+  t.same(
+    printedMs,
+    entries.map((entry) => (entry as unknown as { ms: number }).ms),
+    'the milliseconds printed are the journal’s, delivery by delivery',
+  );
+  t.same(
+    entries.map((entry) => (entry as unknown as { target?: string }).target),
+    [target.url, target.url, target.url],
+    'each entry names the forward target',
+  );
   t.equal(entries[0]?.rawBody, body);
   t.notMatch(readFileSync(journal, 'utf8'), webhook!.secret!, 'and never the secret');
 });
@@ -164,13 +177,18 @@ t.test('--exec runs the command per delivery with the Hub Job variables; exit 0 
 
   // The printed sample delivery runs as it is, once given the secret (left out: this output is no terminal).
   const tryIt = listen.lines.find((line) => line.startsWith('Try it: '));
-  t.match(tryIt, /^Try it: hub webhooks send http:\/\/127\.0\.0\.1:\d+\/webhooks\/listen --secret <this listen's secret> \(shown only/);
+  t.match(
+    tryIt,
+    /^Try it: hub webhooks send http:\/\/127\.0\.0\.1:\d+\/webhooks\/listen --set repo\.type=model --set repo\.name=gpt2 --secret <this listen's secret> \(shown only/,
+    'a sample of what listen watches',
+  );
   const printed = (tryIt ?? '').slice('Try it: hub '.length).split(' --secret ')[0]!.split(' ');
   const sent = await promisify(execFile)(process.execPath, ['bin/run.js', ...printed, '--secret', secret], { cwd: ROOT }).catch(
     (error: { stderr?: string }) => ({ stdout: '', stderr: String(error.stderr) }),
   );
   t.equal(sent.stderr, '', 'hub webhooks send succeeded');
   t.equal(readFileSync(out, 'utf8').split('\n').length, 4, 'and the command ran for it');
+  t.match(readFileSync(out, 'utf8').split('\n')[2], /^gpt2\|model\|/, 'with the watched repository');
   listen.child.kill('SIGINT');
   t.equal(await listen.exited(), 0);
   t.equal(hub.webhooks.size, 0);
@@ -194,6 +212,15 @@ t.test('the built-in tunnel gives the public URL the webhook points at', async (
   listen.child.kill('SIGINT');
   t.equal(await listen.exited(), 0);
   t.equal(hub.webhooks.size, 0);
+});
+
+t.test('a tunnel that cannot open says how to go on without one', async (t) => {
+  const { hub, env } = await setup(t);
+  const closed = await freePort();
+  const listen = startListen(['--watch', 'model:gpt2', '--exec', 'true', '--tunnel-host', `http://127.0.0.1:${closed}`], env);
+  t.equal(await listen.exited(), 5, 'exit 5: unreachable');
+  t.match(listen.stderr(), /The public URL could not open: .*--tunnel none --port N --public-url URL/s);
+  t.equal(hub.webhooks.size, 0, 'no webhook created');
 });
 
 t.test('usage errors: exit 2 before anything is created', async (t) => {

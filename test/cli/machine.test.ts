@@ -11,6 +11,7 @@ import { fixedClock } from '../../src/runtime/clock.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 import { ROOT } from '../support/built-cli.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -28,7 +29,7 @@ function realMachine(): AnyStateMachine {
     logger: createLogger({ destination: { write: () => undefined } }),
     exit: () => undefined,
     ledger: new LocalMoodLedger(),
-    conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, clock }),
+    conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock }),
     driftLease: ALWAYS_HELD,
   });
 }

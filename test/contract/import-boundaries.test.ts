@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import t from 'tap';
 import { ROOT } from '../../testkit/package-root.js';
 
@@ -40,10 +40,13 @@ t.test('the emotions model imports nothing but itself; the Redis layer never rea
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['runtime', 'errors', 'types'],
-  ['config'],
   ['emotions'],
   ['bus'],
-  ['appraisal', 'persistence', 'conversations', 'turns', 'providers', 'replay', 'hub'],
+  // The ports and the models: each takes plain values from its caller, never the environment's reading (issue 42).
+  ['appraisal', 'persistence', 'conversations', 'turns', 'replay', 'hub'],
+  // What the environment sets, read once: above what takes plain values, below what is built from it.
+  ['config'],
+  ['providers'],
   ['mood-ledger'],
   ['embedded', 'redis'],
   ['webhooks'],
@@ -124,6 +127,10 @@ t.test('every import between folders of src/ runs down the layers, and every fol
   );
 });
 
+t.test('the conversation store takes its bounds as plain numbers: nothing in conversations/ reads the config', async (t) => {
+  t.same(tie('conversations', 'config'), []);
+});
+
 t.test('src/index.ts is the top: nothing in src/ imports it', async (t) => {
   t.same(
     crossings.filter(({ to }) => to === 'index.ts').map(({ file }) => file),
@@ -132,19 +139,33 @@ t.test('src/index.ts is the top: nothing in src/ imports it', async (t) => {
   t.equal(LAYERS.at(-1)?.join(), 'index.ts');
 });
 
+/** The circles of a graph (folders, or files), each as `a → b → a`. */
+function circlesIn(next: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const circles: string[] = [];
+  const done = new Set<string>();
+  // Depth first from each node; meeting a node still on the path closes a circle.
+  const visit = (node: string, path: readonly string[]) => {
+    const at = path.indexOf(node);
+    if (at >= 0) return void circles.push([...path.slice(at), node].join(' → '));
+    if (done.has(node)) return;
+    for (const to of next.get(node) ?? []) visit(to, [...path, node]);
+    done.add(node);
+  };
+  for (const node of next.keys()) visit(node, []);
+  return circles;
+}
+
 t.test('no circle between folders of src/, on one layer or across', async (t) => {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of crossings) next.set(from, (next.get(from) ?? new Set()).add(to));
-  const circles: string[] = [];
-  const done = new Set<string>();
-  // Depth first from each folder; meeting a folder still on the path closes a circle.
-  const visit = (folder: string, path: readonly string[]) => {
-    const at = path.indexOf(folder);
-    if (at >= 0) return void circles.push([...path.slice(at), folder].join(' → '));
-    if (done.has(folder)) return;
-    for (const to of next.get(folder) ?? []) visit(to, [...path, folder]);
-    done.add(folder);
-  };
-  for (const folder of next.keys()) visit(folder, []);
-  t.same(circles, []);
+  t.same(circlesIn(next), []);
+});
+
+t.test('no circle between the files of one folder of src/: the shared names sit in a file that imports neither side', async (t) => {
+  const next = new Map<string, Set<string>>();
+  for (const { file, target } of relativeImports('src')) {
+    const to = target.replace(/\.js$/, '.ts');
+    if (dirname(to) === dirname(file)) next.set(file, (next.get(file) ?? new Set()).add(to));
+  }
+  t.same(circlesIn(next), []);
 });

@@ -2,12 +2,16 @@ import t from 'tap';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { DEFAULT_MEMORY_EXCHANGES } from '../../src/conversations/conversation-store.js';
 import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 
 function store(options: Partial<ConstructorParameters<typeof MemoryConversationStore>[0]> = {}) {
   const clock = fixedClock(START);
-  return { clock, store: new MemoryConversationStore({ maxSessions: 100, idleMs: 60_000, clock, ...options }) };
+  return {
+    clock,
+    store: new MemoryConversationStore({ maxSessions: 100, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock, ...options }),
+  };
 }
 
 t.test('each session keeps its own last exchanges, oldest forgotten first', async (t) => {

@@ -5,6 +5,7 @@ import { fixedClock } from '../../src/runtime/clock.js';
 import type { ConversationStore } from '../../src/conversations/conversation-store.js';
 import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 import { conversationBytes, withExchange, type SessionBounds } from '../../src/conversations/session-bounds.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 // MAX_SESSION_BYTES, MAX_SESSIONS and SESSION_IDLE_MS hold alike in the in-process store and the embedded one.
 const START = '2026-11-21T10:00:00.000Z';
@@ -51,7 +52,7 @@ for (const [kind, make] of Object.entries(stores)) {
 
   t.test(`${kind}: an idle session is forgotten after SESSION_IDLE_MS, and MAX_SESSIONS holds`, async (t) => {
     const clock = fixedClock(START);
-    const store = make(t, { maxSessions: 2, idleMs: 1000, clock });
+    const store = make(t, { maxSessions: 2, idleMs: 1000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock });
     await store.remember('ada', 'a', 'ra');
     await store.remember('bob', 'b', 'rb');
     await store.remember('cy', 'c', 'rc');

@@ -6,6 +6,7 @@ import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedde
 import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { fixedClock, systemClock } from '../../src/runtime/clock.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 const LOVE = { sentiment: 'positive', positive: 0.43, negative: 0 } as const;
@@ -18,7 +19,7 @@ t.test('the database lives beside the emotions file', async (t) => {
 
 t.test('a committed chat, its mood and its exchange, is there after the store reopens', async (t) => {
   const file = join(t.testdir(), 'emotions.json');
-  const bounds = { maxSessions: 10, idleMs: 60_000, clock: fixedClock(START) };
+  const bounds = { maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: fixedClock(START) };
   const first = openEmbeddedStore(file, bounds);
   t.equal(first.ledger.held?.state, undefined, 'a new store holds no state');
   const delivered: MoodChange[] = [];
@@ -54,7 +55,7 @@ t.test('a committed chat, its mood and its exchange, is there after the store re
 
 t.test('a forgotten conversation is gone, from disk too', async (t) => {
   const file = join(t.testdir(), 'emotions.json');
-  const bounds = { maxSessions: 10, idleMs: 60_000, clock: fixedClock(START) };
+  const bounds = { maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: fixedClock(START) };
   const first = openEmbeddedStore(file, bounds);
   await first.conversations.remember('ada', 'forget me', 'done');
   await first.conversations.remember('bob', 'keep me', 'kept');
@@ -97,14 +98,14 @@ t.test('a commit that fails changes nothing: the chat is refused, and the next o
 t.test('reopened, the sessions keep their order and their bounds; idle ones are removed from disk', async (t) => {
   const file = join(t.testdir(), 'emotions.json');
   const clock = fixedClock(START);
-  const first = openEmbeddedStore(file, { maxSessions: 3, idleMs: 60_000, clock });
+  const first = openEmbeddedStore(file, { maxSessions: 3, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock });
   for (const session of ['ada', 'bob', 'cy']) {
     await first.conversations.remember(session, `hello from ${session}`, 'hi');
     clock.advance(10_000);
   }
   await first.close();
   clock.advance(35_000); // ada is now idle for 65 s, bob for 55 s
-  const second = openEmbeddedStore(file, { maxSessions: 2, idleMs: 60_000, clock });
+  const second = openEmbeddedStore(file, { maxSessions: 2, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock });
   t.teardown(() => second.close());
   t.equal(second.conversations.size, 2);
   t.same(await second.conversations.history('ada'), [], 'idle too long: forgotten');
@@ -112,14 +113,14 @@ t.test('reopened, the sessions keep their order and their bounds; idle ones are 
   await second.conversations.remember('dee', 'new', 'visitor');
   t.same(await second.conversations.history('cy'), [], 'cy, least recently used since the restart, makes room');
   await second.close();
-  const third = openEmbeddedStore(file, { maxSessions: 10, idleMs: 60_000, clock });
+  const third = openEmbeddedStore(file, { maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock });
   t.teardown(() => third.close());
   t.equal(third.conversations.size, 2, 'what the bounds forgot is gone from disk');
 });
 
 t.test("a second process's store takes the exchanges the first wrote after it opened (the supervisor's hand-over)", async (t) => {
   const file = join(t.testdir(), 'emotions.json');
-  const bounds = { maxSessions: 100, idleMs: 60_000, clock: systemClock };
+  const bounds = { maxSessions: 100, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: systemClock };
   const draining = openEmbeddedStore(file, bounds);
   const successor = openEmbeddedStore(file, bounds);
   t.teardown(async () => {

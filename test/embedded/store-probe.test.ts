@@ -5,13 +5,19 @@ import { embeddedStorePath, openEmbeddedStore } from '../../src/embedded/embedde
 import { probeStoreFile } from '../../src/embedded/store-probe.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { fixedClock } from '../../src/runtime/clock.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 
 /** A store with a mood and 300 conversations, closed: several hundred KiB, as a used one is. */
 async function usedStore(dir: string): Promise<string> {
   const emotionsFile = join(dir, 'emotions.json');
-  const store = openEmbeddedStore(emotionsFile, { maxSessions: 1000, idleMs: 3_600_000, clock: fixedClock(START) });
+  const store = openEmbeddedStore(emotionsFile, {
+    maxSessions: 1000,
+    idleMs: 3_600_000,
+    maxBytes: DEFAULT_MAX_SESSION_BYTES,
+    clock: fixedClock(START),
+  });
   store.ledger.startFrom(defaultState(START));
   for (let n = 0; n < 300; n += 1) {
     const exchange = {

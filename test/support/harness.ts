@@ -20,6 +20,7 @@ import { healthy, providerStandIn } from '../../testkit/provider-stand-in.js';
 import { capturedLogger } from './captured-logger.js';
 import { CookieJar } from './cookie-jar.js';
 import { FakeSystem } from './fake-system.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 /** The fixed clock's time: every harness starts here. */
 export const START = '2026-11-21T10:00:00.000Z';
@@ -196,7 +197,12 @@ async function served(
   const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: MOCKED_BASE_URL, ...env };
   const dir = options.dir ?? t.testdir();
   const store = embedded
-    ? openEmbeddedStore(join(dir, 'emotions.json'), { maxSessions: 100, idleMs: 3_600_000, clock: fixedClock(START) })
+    ? openEmbeddedStore(join(dir, 'emotions.json'), {
+        maxSessions: 100,
+        idleMs: 3_600_000,
+        maxBytes: DEFAULT_MAX_SESSION_BYTES,
+        clock: fixedClock(START),
+      })
     : undefined;
   const h = realSystem(t, {
     ...options,

@@ -13,6 +13,7 @@ import { ALWAYS_HELD } from '../../src/mood-ledger/drift-lease.js';
 import { LocalMoodLedger } from '../../src/mood-ledger/local-mood-ledger.js';
 import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 import { eventually } from '../../testkit/eventually.js';
+import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 
 interface Server {
   address(): { port: number };
@@ -46,7 +47,12 @@ t.test('XSTATE_INSPECT=ws://… streams the machine to the inspector, without co
       logger,
       exit: () => undefined,
       ledger: new LocalMoodLedger(),
-      conversations: new MemoryConversationStore({ maxSessions: 10, idleMs: 60_000, clock: fixedClock('2026-11-21T10:00:00.000Z') }),
+      conversations: new MemoryConversationStore({
+        maxSessions: 10,
+        idleMs: 60_000,
+        maxBytes: DEFAULT_MAX_SESSION_BYTES,
+        clock: fixedClock('2026-11-21T10:00:00.000Z'),
+      }),
       driftLease: ALWAYS_HELD,
     }),
     { inspect: inspection?.inspect },

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { refusedLine, sendLine } from '../../src/cli/listen/listen-lines.js';
+import { refusedLine, sampleArgs, sendLine } from '../../src/cli/listen/listen-lines.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import type { WebhookRefusal } from '../../src/webhooks/options.js';
 import { WebhooksServer } from '../../src/webhooks/server.js';
@@ -83,5 +83,31 @@ t.test("listen's lines: a refusal with its reason; the send line with the secret
     'Try it: hub webhooks send http://127.0.0.1:4000/webhooks/listen --secret Zq_9',
   );
   t.notMatch(sendLine('hub', 'http://127.0.0.1:4000/webhooks/listen', 'Zq_9', false), 'Zq_9', 'not in a log or a pipe');
+  t.end();
+});
+
+t.test("the send line's sample looks like what listen watches", (t) => {
+  t.same(sampleArgs([{ type: 'model', name: 'gpt2' }], undefined), ['--set', 'repo.type=model', '--set', 'repo.name=gpt2']);
+  t.same(
+    sampleArgs(
+      [
+        { type: 'dataset', name: 'stanfordnlp/imdb' },
+        { type: 'model', name: 'gpt2' },
+      ],
+      ['repo', 'discussion'],
+    ),
+    ['--set', 'repo.type=dataset', '--set', 'repo.name=stanfordnlp/imdb'],
+    'the first watched item',
+  );
+  t.same(
+    sampleArgs([{ type: 'user', name: 'julien-c' }], ['discussion']),
+    ['--event', 'discussion', '--set', 'repo.name=julien-c/gradio-user-history'],
+    "a user's repository; a discussion event when only discussions are watched",
+  );
+  t.same(sampleArgs([{ type: 'org', name: "o'brien lab" }], undefined), ['--set', `'repo.name=o'\\''brien lab/gradio-user-history'`]);
+  t.equal(
+    sendLine('hub', 'http://127.0.0.1:4000/webhooks/listen', 'Zq_9', true, ['--set', 'repo.type=model']),
+    'Try it: hub webhooks send http://127.0.0.1:4000/webhooks/listen --set repo.type=model --secret Zq_9',
+  );
   t.end();
 });

@@ -19,15 +19,22 @@ export interface JournalEntry {
   readonly status: number;
   /** Milliseconds from the request to the answer. */
   readonly ms: number;
+  /** The answer's body, its first 2,048 characters; absent when it was empty. */
+  readonly answer?: string;
+  /** Where `hub webhooks listen` forwarded it (`--forward-to`): the target a replay goes to by default. */
+  readonly target?: string;
 }
 
-/** Where the receiver writes its deliveries; `hub webhooks deliveries` and `redeliver` read them back. */
+/** The longest answer body the journal keeps, in characters: enough to read an error, never a whole page. */
+export const ANSWER_EXCERPT_CHARS = 2048;
+
 /** What a journal holds: its entries, oldest first, and how many records were not entries (corrupt, cut short). */
 export interface JournalContents {
   readonly entries: JournalEntry[];
   readonly skipped: number;
 }
 
+/** Where the receiver writes its deliveries; `hub webhooks deliveries` and `redeliver` read them back. */
 export interface DeliveryJournal {
   append(entry: JournalEntry): Promise<void>;
   read(): Promise<JournalContents>;

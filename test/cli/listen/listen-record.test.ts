@@ -54,10 +54,10 @@ t.test('leftovers: recorded on this hub, and their listen is gone', (t) => {
   t.end();
 });
 
-t.test('the delivery line: time, scope:action, repository, status, milliseconds', (t) => {
+t.test('the delivery line: time, scope:action, repository, status, milliseconds as the journal has them', (t) => {
   t.equal(
-    deliveryLine(new Date('2026-11-23T09:14:03.512Z'), samplePayload('repo.content'), 201, 4.4),
-    '09:14:03  repo.content:update  space Wauplin/gradio-user-history  → 201  4 ms',
+    deliveryLine(new Date('2026-11-23T09:14:03.512Z'), samplePayload('repo.content'), 201, 312.9),
+    '09:14:03  repo.content:update  space Wauplin/gradio-user-history  → 201  312.9 ms',
   );
   t.end();
 });

@@ -6,6 +6,7 @@ import { HubApiError } from '../../../hub/errors.js';
 import type { HubOptions } from '../../../hub/hub-options.js';
 import type { WebhookDomain } from '../../../hub/types.js';
 import type { WebhookContext } from '../../../webhooks/context.js';
+import type { DeliveryJournal } from '../../../webhooks/journal/entry.js';
 import { WebhookTunnelError } from '../../../webhooks/errors.js';
 import type { WebhookReply } from '../../../webhooks/handler.js';
 import { DEFAULT_TUNNEL_HOST, localTunnel } from '../../../webhooks/local-tunnel.js';
@@ -15,9 +16,10 @@ import { CliError, ExitCode } from '../../exit-codes.js';
 import { HubCommand } from '../../hub-command.js';
 import { httpUrl } from '../../http-url.js';
 import { deliveryLine } from '../../listen/delivery-line.js';
-import { refusedLine, sendLine } from '../../listen/listen-lines.js';
+import { NO_TUNNEL_HINT, refusedLine, sampleArgs, sendLine } from '../../listen/listen-lines.js';
 import { execDelivery, jobEnvironment } from '../../listen/exec-delivery.js';
 import { forwardDelivery } from '../../listen/forward-delivery.js';
+import { openListenJournal } from '../../listen/target-journal.js';
 import { leftovers, ListenRecord, listenRecordPath, processRunning } from '../../listen/listen-record.js';
 import { stopSignal } from '../../listen/stop-signal.js';
 import { parseWatch, requiredWatchFlag, webhookFlags } from '../../webhook-flags.js';
@@ -82,7 +84,8 @@ export default class WebhooksListen extends HubCommand {
     const { flags } = await this.parse(WebhooksListen);
     const watched = parseWatch(flags.watch);
     const secret = randomBytes(24).toString('base64url');
-    const act = this.#action(flags['forward-to'], flags.exec, secret);
+    const target = flags['forward-to'] === undefined ? undefined : httpUrl(flags['forward-to'], '--forward-to');
+    const act = this.#action(target, flags.exec, secret);
     const publicUrl = this.#publicUrl(flags.tunnel, flags['public-url']);
     const hub = await this.hubOptions(flags.token);
     const endpoint = hub.hubUrl as string;
@@ -96,18 +99,14 @@ export default class WebhooksListen extends HubCommand {
       logger: false,
       autoStart: false,
       print: () => {},
-      journal: flags.journal,
-      journalMax: flags['journal-max'],
+      journal: flags.journal === undefined ? undefined : await this.#journal(flags.journal, flags['journal-max'], target),
       env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
       onRefused: (refusal) => this.log(refusedLine(refusal)),
+      // Printed once answered, with the journal's own milliseconds: the two never disagree.
+      onDelivered: ({ payload, context, status, ms }) => this.log(deliveryLine(context.receivedAt, payload, status, ms)),
       ...(publicUrl === undefined && { tunnel: localTunnel({ host: flags['tunnel-host'], print: (line) => this.logToStderr(line) }) }),
     });
-    server.addWebhook(`/${ROUTE}`, async (payload, context) => {
-      const started = performance.now();
-      const reply = await act(payload, context);
-      this.log(deliveryLine(context.receivedAt, payload, reply.status, performance.now() - started));
-      return reply;
-    });
+    server.addWebhook(`/${ROUTE}`, act);
     let base: string;
     let localUrl: string;
     try {
@@ -116,7 +115,8 @@ export default class WebhooksListen extends HubCommand {
       localUrl = launched.localUrl;
     } catch (error) {
       await server.close();
-      if (error instanceof WebhookTunnelError) throw new CliError(`The public URL could not open: ${error.message}`, ExitCode.unreachable);
+      if (error instanceof WebhookTunnelError)
+        throw new CliError(`The public URL could not open: ${error.message.replace(/\.?$/, '.')} ${NO_TUNNEL_HINT}`, ExitCode.unreachable);
       throw new CliError(`The local receiver could not start: ${(error as Error).message}`, ExitCode.aborted);
     }
 
@@ -134,7 +134,8 @@ export default class WebhooksListen extends HubCommand {
     this.log(
       `${flags.exec === undefined ? `Forwarding to ${flags['forward-to']}` : `Running ${flags.exec}`} for each delivery. Ctrl-C deletes the webhook and stops.`,
     );
-    this.log(sendLine(this.config.bin, `${localUrl}/webhooks/${ROUTE}`, secret, process.stdout.isTTY === true));
+    const sample = sampleArgs(watched, flags.domain as WebhookDomain[] | undefined);
+    this.log(sendLine(this.config.bin, `${localUrl}/webhooks/${ROUTE}`, secret, process.stdout.isTTY === true, sample));
 
     const signal = await stopped;
     this.log(`${signal}: deleting webhook ${id}`);
@@ -146,14 +147,11 @@ export default class WebhooksListen extends HubCommand {
 
   /** What each delivery does: forward it, or run the command. */
   #action(
-    forwardTo: string | undefined,
+    target: URL | undefined,
     exec: string | undefined,
     secret: string,
   ): (payload: WebhookPayload, context: WebhookContext) => Promise<WebhookReply> {
-    if (forwardTo !== undefined) {
-      const target = httpUrl(forwardTo, '--forward-to');
-      return (_payload, context) => forwardDelivery(target, context, secret);
-    }
+    if (target !== undefined) return (_payload, context) => forwardDelivery(target, context, secret);
     if (exec !== undefined) {
       return (payload, context) => execDelivery(exec, jobEnvironment(payload, context, secret), this.runtime.env);
     }
@@ -161,6 +159,14 @@ export default class WebhooksListen extends HubCommand {
       'Provide either --forward-to URL (forward each delivery there) or --exec CMD (run it per delivery).',
       ExitCode.usage,
     );
+  }
+
+  async #journal(where: string, maxEntries: number, target: URL | undefined): Promise<DeliveryJournal> {
+    try {
+      return await openListenJournal(where, maxEntries, target);
+    } catch (error) {
+      throw new CliError(`The journal ${where} could not open: ${(error as Error).message}`, ExitCode.usage);
+    }
   }
 
   #publicUrl(tunnel: string, publicUrl: string | undefined): string | undefined {

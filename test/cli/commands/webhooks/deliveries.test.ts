@@ -55,9 +55,12 @@ t.test('deliveries: a table newest first, --json the entries; redeliver sends on
   const table = await runWebhooksCommand(WebhooksDeliveries, ['--journal', journal], { env: {} });
   t.equal(table.exitCode, 0, table.stderr);
   const lines = table.stdout.trimEnd().split('\n');
-  t.match(lines[0], /^WEBHOOK ID +RECEIVED +ROUTE +EVENT +REPO +STATUS +MS$/);
-  t.match(lines[1], /^wh-newer +2026-11-23T09:05:00\.000Z +hook +repo\.content:update +space Wauplin\/gradio-user-history +200 +[\d.]+$/);
-  t.match(lines[2], /^wh-older +2026-11-23T09:00:00\.000Z +hook +discussion:create +model gpt2 +200 +[\d.]+$/);
+  t.match(lines[0], /^WEBHOOK ID +RECEIVED +ROUTE +EVENT +REPO +STATUS +MS +REPLAY$/);
+  t.match(
+    lines[1],
+    /^wh-newer +2026-11-23T09:05:00\.000Z +hook +repo\.content:update +space Wauplin\/gradio-user-history +200 +[\d.]+ +-$/,
+  );
+  t.match(lines[2], /^wh-older +2026-11-23T09:00:00\.000Z +hook +discussion:create +model gpt2 +200 +[\d.]+ +-$/);
   t.notMatch(table.stdout, SECRET);
 
   const json = await runWebhooksCommand(WebhooksDeliveries, ['--journal', journal, '--json'], { env: {} });
