@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline';
 import * as Args from '@oclif/core/args';
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
-import { appraise, type AppraisalModel } from '../../appraisal/appraisal.js';
+import { appraise } from '../../appraisal/appraisal.js';
 import { loadShippedModel } from '../../appraisal/shipped-model.js';
 import { ConfigError, loadChatConfig } from '../../config/chat-config.js';
 import { EMOTION_NAMES, type Appraisal } from '../../emotions/emotions.js';
@@ -49,8 +49,9 @@ export default class Appraise extends Command {
         out.error(`longer than MAX_MESSAGE_LENGTH (${text.length} > ${maxLength} characters)`, line);
       } else out.reading(text, roundAppraisal({ ...appraise(model, text), source: 'local' }));
     };
-    if (texts.length > 0) texts.forEach((text, index) => read(text, index + 1));
-    else {
+    if (texts.length > 0) {
+      for (const [index, text] of texts.entries()) read(text, index + 1);
+    } else {
       // One line in, one line out, as the lines come: it works in a pipe and typed at a terminal.
       let line = 0;
       for await (const text of createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
