@@ -22,7 +22,7 @@ t.test(
     const { visitor, events, logs, exits, advance } = await harness(t, {
       system: 'real',
       served: true,
-      env: { APPRAISAL: 'model', APPRAISAL_MODEL: 'reader-model', APPRAISAL_WAIT_MS: '300', ON_MODEL_FAILURE: 'exit' },
+      env: { APPRAISAL: 'model', APPRAISAL_MODEL: 'reader-model', APPRAISAL_WAIT_MS: '1500', ON_MODEL_FAILURE: 'exit' },
     });
     const order: string[] = [];
     const provider = () => mockedProvider();
