@@ -64,7 +64,7 @@ t.test(
         'a reading after the deadline',
         () =>
           reading()
-            .delay(3000)
+            .delay(8000)
             .reply(200, completion(JSON.stringify(FEARFUL))),
       ],
     ];
