@@ -125,20 +125,20 @@ t.test('the inspector: token, live deliveries, filters, the detail, Replay verdi
   await eventually('the third row, live', async () => (await rows.count()) === 3);
   t.match(await rows.nth(0).textContent(), /repo\.config:update/);
 
-  // Filters.
+  // Filters. Each waits for its own one row, not any one row: the filter before may also have shown one.
+  const onlyRow = (what: string, expected: RegExp) =>
+    eventually(what, async () => (await rows.count()) === 1 && expected.test((await rows.nth(0).textContent()) ?? ''));
   await page.locator('select[name=status]').selectOption('failed');
-  await eventually('one failed row', async () => (await rows.count()) === 1);
-  t.match(await rows.nth(0).textContent(), /500 failed/);
+  await onlyRow('one failed row', /500 failed/);
   await page.locator('select[name=status]').selectOption('');
   await page.locator('input[name=repo]').fill('gradio-user');
-  await eventually('the repository filter', async () => (await rows.count()) === 1);
+  await onlyRow('the repository filter', /space Wauplin\/gradio-user-history/);
   await page.locator('input[name=repo]').fill('');
   await page.locator('input[name=q]').fill('refs/pr/5');
-  await eventually('the free text filter', async () => (await rows.count()) === 1);
-  t.match(await rows.nth(0).textContent(), /repo\.content:update/);
+  await onlyRow('the free text filter', /repo\.content:update/);
   await page.locator('input[name=q]').fill('');
   await page.locator('input[name=event]').fill('discussion.comment');
-  await eventually('the event filter', async () => (await rows.count()) === 1);
+  await onlyRow('the event filter', /discussion\.comment:create/);
   await page.locator('input[name=event]').fill('');
   await eventually('all rows again', async () => (await rows.count()) === 3);
   t.match(await page.locator('#count').textContent(), /^3 of 3 deliveries \(filtered in [\d.]+ ms on the server\)$/);
