@@ -35,8 +35,12 @@ const outcomeCell = (summary) => el('td', `${summary.status} ${summary.outcome}`
 const verdictText = (verdict) => verdict ?? '–';
 const time = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
+// Answers can come back out of order (a live refresh beside a filter's): only the latest asked is shown.
+let asked = 0;
 async function refreshList() {
+  const mine = ++asked;
   const { total, matched, deliveries, tookMs } = await api(`/api/deliveries?${query()}`);
+  if (mine !== asked) return;
   listed = deliveries;
   rows.replaceChildren(
     ...deliveries.map((summary) => {
