@@ -29,15 +29,21 @@ markdown.renderer.rules.link_open = (tokens, i, options, env, self) => {
 };
 
 /** How the page names the emotion a message expressed most. */
-const SOUNDED = { joy: 'happy', sadness: 'sad', anger: 'angry', fear: 'afraid', curiosity: 'curious' };
+const SOUNDED = { joy: 'happy', sadness: 'sad', anger: 'angry', fear: 'afraid', curiosity: 'curious', neutral: 'neutral' };
 
-/** "you sounded angry: furious, hate" for an appraisal; "you sounded neutral" when neutral weighs most; nothing without one. */
+/**
+ * "you sounded angry: furious, hate", "you sounded happy and a little afraid: excited" for an
+ * appraisal (its `reading`, and `also` when it names a second emotion); nothing without one. A
+ * message kept from before `reading` existed reads as its strongest emotion, or neutral.
+ */
 export function readingWords(appraisal) {
   const strongest = appraisal?.strongest;
   if (!(strongest in SOUNDED)) return undefined;
-  if (Number(appraisal.neutral) > Number(appraisal.emotions?.[strongest])) return 'you sounded neutral';
-  const cues = Array.isArray(appraisal.cues) ? appraisal.cues.map(String).filter((cue) => cue !== '') : [];
-  return `you sounded ${SOUNDED[strongest]}${cues.length > 0 ? `: ${cues.join(', ')}` : ''}`;
+  const fallback = Number(appraisal.neutral) > Number(appraisal.emotions?.[strongest]) ? 'neutral' : strongest;
+  const reading = appraisal.reading in SOUNDED ? appraisal.reading : fallback;
+  const also = appraisal.also in SOUNDED && appraisal.also !== reading ? ` and a little ${SOUNDED[appraisal.also]}` : '';
+  const cues = reading !== 'neutral' && Array.isArray(appraisal.cues) ? appraisal.cues.map(String).filter((cue) => cue !== '') : [];
+  return `you sounded ${SOUNDED[reading]}${also}${cues.length > 0 ? `: ${cues.join(', ')}` : ''}`;
 }
 
 /** The visitor's message a reply answers: the nearest one before it. */

@@ -14,6 +14,7 @@ import {
 import type { Appraisal, Emotions, Sentiment } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
+import type { AppraisalReader } from '../providers/appraisal-reader.js';
 import { createReplyWriter, systemPrompt, type ChatMessage } from '../providers/reply-writer.js';
 import { isoStamps, type Clock } from '../runtime/clock.js';
 
@@ -35,6 +36,16 @@ export interface DialogueInput {
   /** The times of the exchanges in the history. */
   readonly clock: Clock;
   readonly fetch?: typeof fetch;
+  /** `APPRAISAL=model`: the chat model reads each new message too, beside the reply. */
+  readonly secondReader?: SecondReader;
+}
+
+/** The chat model as a second reader, and how long its reading is waited for once the reply has ended. */
+export interface SecondReader {
+  readonly reader: AppraisalReader;
+  readonly waitMs: number;
+  /** Why a reading was not used; rate-limited by the caller (a failing reader is not a line per chat). */
+  readonly warn: (line: string) => void;
 }
 
 type Rejection = Exclude<ChatRejected['reason'], 'initializing' | 'missing_llm_key' | 'system_failed'>;
@@ -52,8 +63,10 @@ interface Chat {
   readonly stream?: AbortController;
   /** What the model has written so far: a stopped reply is kept as far as it came. */
   partial: string;
-  /** How the message read, once `sentiment.analyzed` said (a regenerate's is not read again). */
+  /** How the message read, once `sentiment.analyzed` said (a regenerate's is not read again); the model's reading replaces it when used. */
   reading?: { readonly sentiment: Sentiment; readonly appraisal: Appraisal };
+  /** The chat model's reading under way (`APPRAISAL=model`), asked once the reply was. */
+  second?: { readonly reading: Promise<Omit<Appraisal, 'cues'>>; readonly call: AbortController };
   /** Set once the model replied: from then on the chat waits for its own change to come back from the ledger, and cannot be stopped. */
   response?: string;
 }
@@ -99,7 +112,7 @@ const FAILURE_MESSAGES: Record<ModelFailurePolicy, { failed: string; timedOut: s
  * deadline are refused.
  */
 export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }) => {
-  const { bus, ledger, conversations, onModelFailure } = input;
+  const { bus, ledger, conversations, onModelFailure, secondReader: second } = input;
   const writer = createReplyWriter(input);
   // Whether the exchange joins the conversation here: not when the ledger commits it with the change.
   const remembers = ledger.keepsConversations !== true;
@@ -167,12 +180,12 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
   /** The replied chat's change goes to the ledger with its exchange; the answer waits for the ledger to deliver it. */
   function commit(correlationId: string, chat: Chat, response: string, reading: NonNullable<Chat['reading']>): void {
     // The scores only: the mood is shared, the message's words (the cues) stay with its visitor.
-    const { emotions, neutral, strongest } = reading.appraisal;
+    const { emotions, neutral, strongest, source } = reading.appraisal;
     const change = {
       kind: 'chat',
       correlationId,
       sentiment: reading.sentiment,
-      appraisal: { emotions, neutral, strongest },
+      appraisal: { emotions, neutral, strongest, ...(source === undefined ? {} : { source }) },
       at: stamp(),
     } as const;
     ledger
@@ -208,13 +221,17 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     inFlight.add(call);
     let response: string;
     try {
-      response = chat.stream
-        ? await writer.stream(messages, call, (piece) => {
+      const replying = chat.stream
+        ? writer.stream(messages, call, (piece) => {
             chat.partial += piece;
             publishLate(bus, { type: 'chat.token', correlationId, text: piece });
           })
-        : await writer.complete(messages, call.signal);
+        : writer.complete(messages, call.signal);
+      // After the reply's request, never before it: the first token waits for nothing.
+      askSecondReader(chat);
+      response = await replying;
     } catch (error) {
+      chat.second?.call.abort();
       // A stopped call was answered by the stop itself; a call aborted by the actor's stop has nobody to tell.
       if (call.signal.aborted && !writer.expired(error)) return;
       const { reason, timedOut } = writer.failure(error);
@@ -238,7 +255,45 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       }
       return reply(correlationId, response);
     }
-    commit(correlationId, chat, response, chat.reading!);
+    chat.reading = { ...chat.reading!, appraisal: await settledAppraisal(chat.reading!.appraisal, chat.second) };
+    commit(correlationId, chat, response, chat.reading);
+  }
+
+  /** Asks the chat model to read the chat's new message (`APPRAISAL=model`); a regenerate's was read when first sent. */
+  function askSecondReader(chat: Chat): void {
+    if (second === undefined || chat.reading === undefined || chat.redo === 'regenerate') return;
+    const call = new AbortController();
+    inFlight.add(call);
+    const reading = second.reader.read(chat.message, call.signal);
+    // Settled when the reply ends; until then a failure is nobody's unhandled rejection.
+    reading.catch(() => undefined).finally(() => inFlight.delete(call));
+    chat.second = { reading, call };
+  }
+
+  /**
+   * The appraisal the chat commits with: the chat model's when it is valid and comes before the
+   * reply's end plus `waitMs`, else the local one. The model's reading keeps the local cues (words the
+   * visitor wrote) when both read the same strongest emotion, none otherwise.
+   */
+  async function settledAppraisal(local: Appraisal, pending: Chat['second']): Promise<Appraisal> {
+    if (second === undefined || pending === undefined) return { ...local, source: 'local' };
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, second.waitMs, undefined);
+    });
+    try {
+      const model = await Promise.race([pending.reading, late]);
+      if (model !== undefined) return { ...model, cues: model.strongest === local.strongest ? local.cues : [], source: 'model' };
+      second.warn(
+        `the second reader (model ${second.reader.model}) did not read within ${second.waitMs} ms of the reply's end; the local reading is used`,
+      );
+    } catch (error) {
+      second.warn(`the second reader failed (${second.reader.describe(error)}); the local reading is used`);
+    } finally {
+      clearTimeout(timer);
+      pending.call.abort();
+    }
+    return { ...local, source: 'local' };
   }
 
   /**

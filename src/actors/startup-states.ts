@@ -2,7 +2,10 @@ import { spawnChild } from 'xstate';
 import type { ChatConfig, ProviderConfig } from '../config/chat-config.js';
 import type { AppraisalModel } from '../appraisal/appraisal.js';
 import { loadShippedModel } from '../appraisal/shipped-model.js';
+import { createAppraisalReader } from '../providers/appraisal-reader.js';
 import { sameProvider } from '../providers/validate-key.js';
+import { onceAWhile } from '../runtime/once-a-while.js';
+import type { SecondReader } from './dialogue-actor.js';
 import type { SystemServices, SystemSetup } from './system-setup.js';
 
 /** The models the primary provider's key check must find: the secondary's too when one validation serves both. */
@@ -223,6 +226,7 @@ export function initializingState(machine: SystemSetup, services: SystemServices
           initial: context.store!.state,
           clock: services.clock,
           fetch: services.fetch,
+          ...secondReaderOf(services),
         }),
       }),
       spawnChild('dialogueWatch', { id: 'dialogueWatch', input: () => ({ bus: services.bus }) }),
@@ -255,4 +259,17 @@ export function initializingState(machine: SystemSetup, services: SystemServices
       stage2,
     },
   });
+}
+
+/** `APPRAISAL=model`: the chat model on the `LLM_*` provider reads each message too; its failures warn once a minute. */
+function secondReaderOf(services: SystemServices): { secondReader?: SecondReader } {
+  const { appraisal, primary, providerTimeoutMs } = services.config;
+  if (appraisal?.source !== 'model') return {};
+  return {
+    secondReader: {
+      reader: createAppraisalReader({ provider: primary, model: appraisal.model, timeoutMs: providerTimeoutMs, fetch: services.fetch }),
+      waitMs: appraisal.waitMs,
+      warn: onceAWhile(services.clock, 60_000, (line) => services.logger.warn(line)),
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import Sentiment from 'sentiment';
+import { eng as STOP_WORDS } from 'stopword';
 import Tokenizer from 'wink-tokenizer';
 
 /** One token of a message that the appraisal reads: the word as written (lowercased) and the key it is counted under. */
@@ -17,10 +18,23 @@ export interface ReadToken {
 const tokenizer = new Tokenizer();
 const TONE_MARKS = new Set(['!', '?']);
 
-/** The tokens of `text` the appraisal reads, in order. Pure and deterministic. */
+/** The longest run of non-space characters read, in code points: longer than any English word. */
+export const MAX_RUN = 48;
+const LONG_RUN = new RegExp(`(\\S{${MAX_RUN}})\\S+`, 'gu');
+
+/**
+ * `text` with every run of non-space characters cut to its first {@link MAX_RUN} code points. The
+ * tokenizer's work grows faster than linearly with a run's length (4,000 `!` took 0.4 s); a run
+ * longer than a word carries nothing more, so reading stays linear in the message.
+ */
+export function cutLongRuns(text: string): string {
+  return text.replace(LONG_RUN, '$1');
+}
+
+/** The tokens of `text` the appraisal reads, in order. Pure and deterministic; linear in `text`'s length. */
 export function readTokens(text: string): ReadToken[] {
   const tokens: ReadToken[] = [];
-  for (const { value, tag } of tokenizer.tokenize(text.toLowerCase())) {
+  for (const { value, tag } of tokenizer.tokenize(cutLongRuns(text).toLowerCase())) {
     if (tag === 'word' || tag === 'number') {
       // The tokenizer splits "don't" into "do" and "n't": the negation is one word, "not".
       const word = value === "n't" ? 'not' : value;
@@ -32,6 +46,25 @@ export function readTokens(text: string): ReadToken[] {
     }
   }
   return tokens;
+}
+
+const STOP = new Set(STOP_WORDS);
+// A closed class, small enough to spell out: numbers say how much, not what was felt.
+const NUMBER_WORDS = new Set(
+  (
+    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen ' +
+    'nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion trillion dozen ' +
+    'first second third fourth fifth sixth seventh eighth ninth tenth once twice thrice half'
+  ).split(' '),
+);
+
+/**
+ * Whether a word of the message may be shown as a cue: a word that carries meaning, not a stop word
+ * (the `stopword` package's English list), a number or number word, nor punctuation: it holds
+ * a letter or an emoji, and no digit.
+ */
+export function mayCue(word: string): boolean {
+  return !STOP.has(word) && !NUMBER_WORDS.has(word) && !/\p{N}/u.test(word) && /[\p{L}\p{Extended_Pictographic}]/u.test(word);
 }
 
 /** The key of the word pair `a b`: pairs carry what single words cannot ("not happi", "so sorri"). */
@@ -55,7 +88,7 @@ const afinn = new Sentiment();
  */
 export function lexiconHits(text: string): LexiconHit[] {
   const hits = new Map<string, string[]>();
-  for (const entry of afinn.analyze(text).calculation) {
+  for (const entry of afinn.analyze(cutLongRuns(text)).calculation) {
     for (const [word, weight] of Object.entries(entry)) {
       const key = `afinn:${weight}`;
       hits.set(key, [...(hits.get(key) ?? []), word.toLowerCase()]);

@@ -234,6 +234,7 @@ export const MoodStepSchema = Type.Object({
   kind: Type.Enum(['chat', 'drift', 'snapshot']),
   delta: EmotionDeltasSchema,
   strongest: Type.Optional(Type.Enum(EMOTION_NAMES)),
+  source: Type.Optional(Type.Enum(['local', 'model'])),
 });
 
 /** One emotion's sum of deltas over the changes, by kind, rounded to 4 decimals (`moodTotals`). */

@@ -57,6 +57,17 @@ export interface ChatConfig {
   readonly onSpace: boolean;
   /** Set (`REDIS_URL`): this process is one replica of a service sharing that Redis; unset: one process alone. */
   readonly redis: RedisConfig | undefined;
+  /** Who reads a visitor's message (`APPRAISAL`, `APPRAISAL_MODEL`, `APPRAISAL_WAIT_MS`); absent: the local model alone. */
+  readonly appraisal?: AppraisalConfig;
+}
+
+/** `APPRAISAL=model`: the chat model reads each message too, beside the local model (docs/appraisal.md). */
+export interface AppraisalConfig {
+  readonly source: 'local' | 'model';
+  /** The model asked on the `LLM_*` provider (`APPRAISAL_MODEL`, default `LLM_MODEL`). */
+  readonly model: string;
+  /** How long after the reply ended the model's reading is still waited for (`APPRAISAL_WAIT_MS`). */
+  readonly waitMs: number;
 }
 
 export interface RedisConfig {
@@ -228,5 +239,10 @@ export function loadChatConfig(env: NodeJS.ProcessEnv = process.env): ChatConfig
     frameAncestors: frameAncestors(env, onSpace),
     onSpace,
     redis: redis(env),
+    appraisal: {
+      source: choice(env, 'APPRAISAL', ['local', 'model'] as const),
+      model: text(env, 'APPRAISAL_MODEL') ?? primary.model,
+      waitMs: integer(env, 'APPRAISAL_WAIT_MS', 500, 0, 600_000),
+    },
   };
 }

@@ -113,12 +113,24 @@ export function round2(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+/**
+ * The reading of a message as one class, neutral included: neutral only when it weighs more than
+ * the strongest emotion. The appraisal's own `reading` when it has one.
+ */
+export function readingOf(appraisal: AppraisalScores & { readonly reading?: EmotionName | 'neutral' }): EmotionName | 'neutral' {
+  return appraisal.reading ?? (appraisal.neutral > appraisal.emotions[appraisal.strongest] ? 'neutral' : appraisal.strongest);
+}
+
 /** An appraisal as the API and `hub appraise` show it: probabilities to 2 decimals, like every number the service answers. */
 export function roundAppraisal(appraisal: Appraisal): Appraisal {
   return {
     emotions: roundEmotions(appraisal.emotions),
     neutral: round2(appraisal.neutral),
     strongest: appraisal.strongest,
+    // Decided before rounding; a message stored before `reading` existed gets the same rule.
+    reading: readingOf(appraisal),
+    ...(appraisal.also === undefined ? {} : { also: appraisal.also }),
     cues: appraisal.cues,
+    ...(appraisal.source === undefined ? {} : { source: appraisal.source }),
   };
 }

@@ -12,6 +12,8 @@ export interface MoodStep {
   readonly delta: EmotionDeltas;
   /** A chat's: the emotion its message expressed most. */
   readonly strongest?: EmotionName;
+  /** A chat's: who read its message, the local model or the chat model (`APPRAISAL=model`). */
+  readonly source?: 'local' | 'model';
 }
 
 /** One change with the emotions before it. */
@@ -43,7 +45,13 @@ export function journalEntry(before: Emotions, change: MoodChange, after: Emotio
   const delta = emotionRecord((name) => after[name] - before[name]);
   const step: MoodStep =
     change.kind === 'chat' && change.appraisal !== undefined
-      ? { at: change.at, kind: change.kind, delta, strongest: change.appraisal.strongest }
+      ? {
+          at: change.at,
+          kind: change.kind,
+          delta,
+          strongest: change.appraisal.strongest,
+          ...(change.appraisal.source === undefined ? {} : { source: change.appraisal.source }),
+        }
       : { at: change.at, kind: change.kind, delta };
   return { before, step };
 }

@@ -29,11 +29,20 @@ export const AppraisalScoresSchema = Type.Object({
   emotions: EmotionsSchema,
   neutral: Level,
   strongest: Type.Enum(EMOTION_NAMES),
+  /** Who read it: the local model, or the chat model (`APPRAISAL=model`). Absent on what was read before there was a choice. */
+  source: Type.Optional(Type.Enum(['local', 'model'])),
 });
 
-/** JSON schema of `Appraisal`: the scores and up to 3 words of the message that weighed most towards `strongest`. */
+/**
+ * JSON schema of `Appraisal`: the scores, the reading (the most probable of the five emotions and
+ * neutral: what the page says), a second emotion the message also carries, and up to 3 words of the
+ * message that weighed most towards `strongest`. `reading` is optional only for what was stored
+ * before it existed; every new appraisal and every response has it.
+ */
 export const AppraisalSchema = Type.Object({
   ...AppraisalScoresSchema.properties,
+  reading: Type.Optional(Type.Enum([...EMOTION_NAMES, 'neutral'])),
+  also: Type.Optional(Type.Enum(EMOTION_NAMES)),
   cues: Type.Array(Type.String(), { maxItems: 3 }),
 });
 

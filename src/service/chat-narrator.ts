@@ -44,7 +44,12 @@ export function narrateChats(bus: Bus, logger: Logger): Subscription {
         break;
       case 'mood.changed':
         if (event.change.kind === 'chat') {
-          logger.info(`${chatName(event.change.correlationId)} committed: ${event.avatarShape}, ${moodLine(event.emotions)}`);
+          // The model's reading replaced the local "read as" line's: said, with its cost (one request more).
+          const byModel =
+            event.change.appraisal?.source === 'model'
+              ? ` (read as ${topLabel(event.change.appraisal)} by the model: 1 extra request)`
+              : '';
+          logger.info(`${chatName(event.change.correlationId)} committed${byModel}: ${event.avatarShape}, ${moodLine(event.emotions)}`);
         }
         break;
       case 'chat.replied': {

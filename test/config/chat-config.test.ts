@@ -186,3 +186,16 @@ t.test('SESSION_SECRET: 31 characters are refused, naming the 32-character minim
   t.equal(loadChatConfig({ SESSION_SECRET: `${short}a` }).sessionSecret, `${short}a`, '32 characters are enough');
   t.end();
 });
+
+t.test('the second reader: APPRAISAL, APPRAISAL_MODEL (default LLM_MODEL), APPRAISAL_WAIT_MS (default 500)', (t) => {
+  t.same(loadChatConfig({}).appraisal, { source: 'local', model: 'gpt-4o-mini', waitMs: 500 });
+  t.same(loadChatConfig({ APPRAISAL: 'Model', LLM_MODEL: 'llama3.2' }).appraisal, { source: 'model', model: 'llama3.2', waitMs: 500 });
+  t.same(loadChatConfig({ APPRAISAL: 'model', APPRAISAL_MODEL: 'small', APPRAISAL_WAIT_MS: '0' }).appraisal, {
+    source: 'model',
+    model: 'small',
+    waitMs: 0,
+  });
+  t.throws(() => loadChatConfig({ APPRAISAL: 'bert' }), new ConfigError('APPRAISAL must be one of local, model, got "bert"'));
+  t.throws(() => loadChatConfig({ APPRAISAL_WAIT_MS: '-1' }), { message: /^APPRAISAL_WAIT_MS must be a whole number/ });
+  t.end();
+});

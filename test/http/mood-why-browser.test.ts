@@ -134,14 +134,22 @@ t.test('the visitor sees how its message read, beside it, streamed and after a r
   await box.press('Enter');
   await page.locator('.message.user .reading').nth(1).waitFor();
   t.equal(await page.locator('.message.user .reading').nth(1).textContent(), 'you sounded neutral');
+  await box.fill('I am excited but scared');
+  await box.press('Enter');
+  await page.locator('.message.user .reading').nth(2).waitFor();
+  t.equal(
+    await page.locator('.message.user .reading').nth(2).textContent(),
+    'you sounded happy and a little afraid: excited',
+    'a second emotion the message carries',
+  );
   mkdirSync(OUTPUT, { recursive: true });
   await page.locator('.chat-panel').screenshot({ path: `${OUTPUT}/reading.png` });
   await page.reload();
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
-  await page.locator('.message.user .reading').nth(1).waitFor();
+  await page.locator('.message.user .reading').nth(2).waitFor();
   t.same(
     await page.locator('.message.user .reading').allTextContents(),
-    [await reading.first().textContent(), 'you sounded neutral'],
+    [await reading.first().textContent(), 'you sounded neutral', 'you sounded happy and a little afraid: excited'],
     'the history keeps it',
   );
 });

@@ -140,4 +140,23 @@ t.test('a chat: accepted, read as, replied, committed; a refusal says why; no te
     ],
   );
   t.notMatch(log.text(), 'private', 'no text of the message (its cue words neither) or the reply');
+  const byModel = {
+    ...appraisal,
+    emotions: { ...appraisal.emotions, joy: 0.01, fear: 0.83 },
+    strongest: 'fear' as const,
+    source: 'model' as const,
+  };
+  bus.publish({
+    type: 'mood.changed',
+    change: { kind: 'chat', correlationId: 'abc-21', sentiment, appraisal: byModel, at: at(2) },
+    emotions,
+    avatarShape: 'Triangle',
+    sentiment,
+    lastUpdated: at(2),
+  });
+  t.equal(
+    log.lines().at(-1)?.msg,
+    'chat #21 committed (read as fear by the model: 1 extra request): Triangle, joy 0.61, sadness 0.10, anger 0.05, fear 0.12, curiosity 0.40',
+    'APPRAISAL=model: who read it, and what it cost',
+  );
 });

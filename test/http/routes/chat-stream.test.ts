@@ -33,7 +33,8 @@ t.test('a streamed chat: a token frame per piece, then done with the JSON body o
   t.same(reader.data('token'), [{ text: 'Glad ' }, { text: 'to **hear** ' }, { text: 'it!' }]);
   const [done] = reader.data('done');
   t.match(done, { response: 'Glad to **hear** it!', avatar_shape: String, is_initialized: true });
-  t.match(done.appraisal, { strongest: 'joy', cues: ['love'] }, 'the done frame says how the message read');
+  t.match(done.appraisal, { strongest: 'joy', reading: 'joy' }, 'the done frame says how the message read');
+  t.same(done.appraisal.cues, ['love']);
   t.same(Object.keys(done.appraisal.emotions), ['joy', 'sadness', 'anger', 'fear', 'curiosity']);
   t.equal(reader.frames.at(-1)?.event, 'done', 'done is the last frame');
   const committed = chatChanges(events);

@@ -72,7 +72,8 @@ t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their str
     ],
   );
   for (const change of why.changes) {
-    t.same(Object.keys(change).sort(), change.kind === 'chat' ? ['at', 'delta', 'kind', 'strongest'] : ['at', 'delta', 'kind']);
+    t.same(Object.keys(change).sort(), change.kind === 'chat' ? ['at', 'delta', 'kind', 'source', 'strongest'] : ['at', 'delta', 'kind']);
+    if (change.kind === 'chat') t.equal(change.source, 'local', 'read by the local model (APPRAISAL=local)');
     t.equal(new Date(change.at).toISOString(), change.at);
   }
   for (const name of EMOTION_NAMES) {
@@ -115,8 +116,9 @@ t.test('the visitor sees how each of its messages read: the history’s message 
   );
   const cookie = String(chat.headers['set-cookie']).split(';')[0]!;
   const { messages } = (await app.inject({ url: '/api/history', headers: { cookie } })).json();
-  t.match(messages[0], { role: 'user', content: 'I am terrified of spiders', appraisal: { strongest: 'fear', cues: ['terrified'] } });
-  t.same(Object.keys(messages[0].appraisal), ['emotions', 'neutral', 'strongest', 'cues']);
+  t.match(messages[0], { role: 'user', content: 'I am terrified of spiders', appraisal: { strongest: 'fear', reading: 'fear' } });
+  t.same(messages[0].appraisal.cues, ['terrified']);
+  t.same(Object.keys(messages[0].appraisal), ['emotions', 'neutral', 'strongest', 'reading', 'cues', 'source']);
   t.equal(messages[0].appraisal.neutral, Math.round(messages[0].appraisal.neutral * 100) / 100, 'rounded to 2 decimals');
   t.notOk('appraisal' in messages[1], 'a reply has none');
 });
