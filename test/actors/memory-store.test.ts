@@ -6,6 +6,7 @@ import { loadMemoryStore } from '../../src/actors/startup.js';
 import { defaultState, foldMoodChange, type EmotionState } from '../../src/emotions/state.js';
 import type { HeldState } from '../../src/mood-ledger/mood-ledger.js';
 import { parseEmotionsFile, serializeState, writeEmotionsFile } from '../../src/persistence/emotions-file.js';
+import { testDir } from '../support/test-dir.js';
 
 // Stage 1's memory store: one lasting copy of the mood per mode. A ledger that holds the mood is
 // the state the run starts from, and the emotions file is only ever written from it; the file is
@@ -30,7 +31,7 @@ async function load(file: string, held?: HeldState) {
 const fileState = (file: string) => parseEmotionsFile(file, readFileSync(file, 'utf8'));
 
 t.test("the embedded store's state is the start, and the file is rewritten from it, whatever the file says", async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   // A file newer than the store, edited by hand while the service was stopped: still not a second truth.
   const edited = { ...OLDER, lastUpdated: '2026-11-25T08:00:00.000Z' };
   await writeEmotionsFile(file, edited);
@@ -41,7 +42,7 @@ t.test("the embedded store's state is the start, and the file is rewritten from 
 });
 
 t.test('a corrupt file beside a store that holds the mood is replaced by the view, not a failed start', async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   writeFileSync(file, '{ not json');
   const { store } = await load(file, { state: STORED, where: 'store' });
   t.equal(store.source, 'store');
@@ -49,7 +50,7 @@ t.test('a corrupt file beside a store that holds the mood is replaced by the vie
 });
 
 t.test("a replica starts from the replicas' shared state and leaves its file to the changes", async (t) => {
-  const file = join(t.testdir(), 'no-such-folder', 'emotions.json');
+  const file = join(testDir(t), 'no-such-folder', 'emotions.json');
   const { store, told } = await load(file, { state: STORED, where: 'shared' });
   t.same(store, { state: STORED, source: 'shared' });
   t.same(told, [STORED]);
@@ -57,7 +58,7 @@ t.test("a replica starts from the replicas' shared state and leaves its file to 
 });
 
 t.test('with no held state the file is read, or the defaults used, and the ledger starts from it', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const file = join(dir, 'emotions.json');
   await writeEmotionsFile(file, STORED);
   const fromFile = await load(file);
@@ -69,7 +70,7 @@ t.test('with no held state the file is read, or the defaults used, and the ledge
 });
 
 t.test('with no held state a corrupt file fails the start and is left untouched', async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   writeFileSync(file, '{ not json');
   await t.rejects(load(file), /emotions\.json/);
   t.equal(readFileSync(file, 'utf8'), '{ not json');

@@ -7,12 +7,13 @@ import { publishLate } from '../../src/bus/publish-late.js';
 import { Bus } from '../../src/bus/bus.js';
 import { defaultState } from '../../src/emotions/state.js';
 import { createLogger } from '../../src/runtime/logger.js';
+import { testDir } from '../support/test-dir.js';
 
 t.test('a write that fails is logged and reported, and the actor keeps going', async (t) => {
   const bus = new Bus();
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ destination: { write: (line: string) => lines.push(JSON.parse(line)) } });
-  const file = join(t.testdir(), 'no-such-dir', 'emotions.json');
+  const file = join(testDir(t), 'no-such-dir', 'emotions.json');
   const actor = createActor(persistenceActor, { input: { bus, file, initial: defaultState('2026-11-21T10:00:00.000Z'), logger } }).start();
   const reply = await bus.request({ type: 'persistence.flush.requested' }, ['persistence.saved', 'persistence.failed'], 1000);
   t.match(reply, { type: 'persistence.failed', file, reason: /ENOENT/ });

@@ -22,6 +22,7 @@ import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
 import { eventually } from '../../testkit/eventually.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { startRedisServer } from '../support/redis-server.js';
+import { testDir } from '../support/test-dir.js';
 
 const AT = '2026-11-26T08:00:00.000Z';
 const DRIFT: MoodChange = { kind: 'drift', deltas: { joy: 0.01, sadness: 0, anger: 0, fear: 0, curiosity: 0 }, at: AT };
@@ -44,7 +45,7 @@ function recordCloses(pieces: Record<string, { close(): Promise<void> }>, closed
 }
 
 t.test('in process when told, even with REDIS_URL: a ledger and a store of this process, nothing on disk, nothing to join', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const { deps: runtime } = deps();
   const config = loadChatConfig({ EMOTIONS_FILE: join(dir, 'emotions.json'), REDIS_URL: 'redis://127.0.0.1:1/0' });
   const chosen = await adapters(config, { ...runtime, inProcess: true });
@@ -66,7 +67,7 @@ t.test('in process when told, even with REDIS_URL: a ledger and a store of this 
 });
 
 t.test('embedded by default: the database beside the emotions file opens only when the system asks for it', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const { deps: runtime } = deps();
   const chosen = await adapters(loadChatConfig({ EMOTIONS_FILE: join(dir, 'emotions.json') }), runtime);
   t.equal(chosen.mode, 'embedded');
@@ -118,7 +119,7 @@ t.test('embedded by default: the database beside the emotions file opens only wh
 
 t.test('a close that fails is logged, and the rest still close', async (t) => {
   const { log, deps: runtime } = deps();
-  const chosen = await adapters(loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json') }), runtime);
+  const chosen = await adapters(loadChatConfig({ EMOTIONS_FILE: join(testDir(t), 'emotions.json') }), runtime);
   const system: SystemAdapters = await chosen.forSystem();
   system.conversations.close = async () => {
     throw new Error('the store would not close');
@@ -133,7 +134,7 @@ t.test('a close that fails is logged, and the rest still close', async (t) => {
 });
 
 t.test('a damaged store file: an error that says what to do, and the adapters still close', async (t) => {
-  const dir = t.testdir({ 'emotions.db': 'not an lmdb file at all' });
+  const dir = testDir(t, { 'emotions.db': 'not an lmdb file at all' });
   const { deps: runtime } = deps();
   const chosen = await adapters(loadChatConfig({ EMOTIONS_FILE: join(dir, 'emotions.json') }), runtime);
   await t.rejects(chosen.forSystem(), { message: /^the conversation store .*emotions\.db is damaged: .*Move it away/ });
@@ -143,7 +144,7 @@ t.test('a damaged store file: an error that says what to do, and the adapters st
 t.test('Redis with REDIS_URL: the replica’s adapters; close hands the lease over and quits the connections last', async (t) => {
   const redis = await startRedisServer(t);
   const { deps: runtime } = deps();
-  const chosen = await adapters(loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json'), REDIS_URL: redis.url }), runtime);
+  const chosen = await adapters(loadChatConfig({ EMOTIONS_FILE: join(testDir(t), 'emotions.json'), REDIS_URL: redis.url }), runtime);
   t.teardown(() => chosen.close());
   t.equal(chosen.mode, 'redis');
   const system = await chosen.forSystem();
@@ -168,7 +169,7 @@ t.test('Redis with REDIS_URL: the replica’s adapters; close hands the lease ov
 
 t.test('a REDIS_URL nobody answers: an error naming it without its password', async (t) => {
   const { deps: runtime } = deps();
-  const config = loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json'), REDIS_URL: 'redis://:pw-x9@127.0.0.1:1/0' });
+  const config = loadChatConfig({ EMOTIONS_FILE: join(testDir(t), 'emotions.json'), REDIS_URL: 'redis://:pw-x9@127.0.0.1:1/0' });
   const error = (await adapters(config, runtime).catch((caught: unknown) => caught)) as Error;
   t.match(error, { message: /^REDIS_URL: .*127\.0\.0\.1:1/ });
   t.notMatch(error.message, 'pw-x9');

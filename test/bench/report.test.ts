@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { markdownTable, writeFigures, type BenchRow } from '../../bench/lib/report.js';
+import { testDir } from '../support/test-dir.js';
 
 const rows: BenchRow[] = [
   { scenario: 'GET /health vs bare GET', product: '50,000 req/s', baseline: '60,000 req/s', ratio: 5 / 6, target: '≥ 0.95', met: false },
@@ -17,7 +18,7 @@ t.test('the table has a row per figure, ratios to 2 decimals', (t) => {
 });
 
 t.test('the figures are replaced between the markers, and only there', (t) => {
-  const file = join(t.testdir(), 'performance.md');
+  const file = join(testDir(t), 'performance.md');
   writeFileSync(file, '# x\n\nbefore\n<!-- bench:begin -->\nold figures\n<!-- bench:end -->\nafter\n');
   writeFigures(file, rows, new Date('2026-11-21T12:00:00Z'));
   const text = readFileSync(file, 'utf8');
@@ -29,7 +30,7 @@ t.test('the figures are replaced between the markers, and only there', (t) => {
 });
 
 t.test('a document without the markers is an error that names the file', (t) => {
-  const file = join(t.testdir(), 'performance.md');
+  const file = join(testDir(t), 'performance.md');
   writeFileSync(file, '# no markers\n');
   t.throws(() => writeFigures(file, rows, new Date()), { message: /performance\.md has no <!-- bench:begin -->/ });
   t.equal(readFileSync(file, 'utf8'), '# no markers\n', 'the file is left as it was');

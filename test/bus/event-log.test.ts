@@ -7,6 +7,7 @@ import { EventLog } from '../../src/bus/event-log.js';
 import { EventLogLineError, readEventLog, type LoggedEvent } from '../../src/bus/event-log-reader.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { DEFAULT_EMOTIONS } from '../../src/emotions/model.js';
+import { testDir } from '../support/test-dir.js';
 
 const emotions = { joy: 0.5, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 };
 const loadedAvatar = {
@@ -22,7 +23,7 @@ async function collect(file: string, options = {}): Promise<LoggedEvent[]> {
 }
 
 t.test('every published event round-trips through the log, in order', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const file = join(dir, 'logs', 'events.jsonl');
   const bus = new Bus({ clock: fixedClock('2026-11-21T12:00:00.000Z') });
   const log = new EventLog(bus, file);
@@ -40,7 +41,7 @@ t.test('every published event round-trips through the log, in order', async (t) 
 });
 
 t.test('the log appends to an existing file and flushSync writes the buffer at once', async (t) => {
-  const file = join(t.testdir({ 'events.jsonl': '' }), 'events.jsonl');
+  const file = join(testDir(t, { 'events.jsonl': '' }), 'events.jsonl');
   const bus = new Bus();
   const first = new EventLog(bus, file, { bufferBytes: 1 << 20, flushIntervalMs: 60_000 });
   await first.opened();
@@ -59,7 +60,7 @@ t.test('the log appends to an existing file and flushSync writes the buffer at o
 });
 
 t.test('a log file that cannot be opened is reported, not thrown later', async (t) => {
-  const dir = t.testdir({ 'a-file': 'x' });
+  const dir = testDir(t, { 'a-file': 'x' });
   const bus = new Bus();
   const log = new EventLog(bus, join(dir, 'a-file', 'events.jsonl'));
   await t.rejects(log.opened());
@@ -71,7 +72,7 @@ t.test('a log file that cannot be opened leaves no flush behind: nothing writes 
   // Node's mock timers: the periodic flush fires when told, not after a real second.
   mock.timers.enable({ apis: ['setInterval'] });
   t.teardown(() => mock.timers.reset());
-  const dir = t.testdir({ 'a-file': 'x' });
+  const dir = testDir(t, { 'a-file': 'x' });
   const bus = new Bus();
   const log = new EventLog(bus, join(dir, 'a-file', 'events.jsonl'), { flushIntervalMs: 1000 });
   await t.rejects(log.opened());
@@ -82,7 +83,7 @@ t.test('a log file that cannot be opened leaves no flush behind: nothing writes 
 });
 
 t.test('the reader names the malformed line by its number', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const cases: Array<[string, string, RegExp]> = [
     ['bad-json', '{"type":"status.requested","correlationId":"a","at":"2026-11-21T00:00:00.000Z"}\n{nope\n', /:2: malformed JSON/],
     ['unknown', '\n{"type":"system.exploded","at":"2026-11-21T00:00:00.000Z"}\n', /:2: unknown event type "system.exploded"/],
@@ -124,7 +125,7 @@ t.test('the reader names the malformed line by its number', async (t) => {
 });
 
 t.test('a crash-truncated last line is an error unless the caller allows it', async (t) => {
-  const file = join(t.testdir(), 'crashed.jsonl');
+  const file = join(testDir(t), 'crashed.jsonl');
   const whole = '{"type":"status.requested","correlationId":"a","at":"2026-11-21T00:00:00.000Z"}\n';
   writeFileSync(file, whole);
   appendFileSync(file, '{"type":"status.requested","corr');
@@ -139,7 +140,7 @@ t.test('a crash-truncated last line is an error unless the caller allows it', as
 });
 
 t.test('a streamed reply is written once, whole: its pieces are not logged', async (t) => {
-  const file = join(t.testdir(), 'events.jsonl');
+  const file = join(testDir(t), 'events.jsonl');
   const bus = new Bus({ clock: fixedClock('2026-11-21T12:00:00.000Z') });
   const log = new EventLog(bus, file);
   await log.opened();

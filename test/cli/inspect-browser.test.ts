@@ -16,6 +16,7 @@ import { launchChromium, seriousAxeViolations as axe } from '../support/browser.
 import { ROOT, requireBuilt } from '../support/built-cli.js';
 import { runWebhooksCommand } from '../support/run-webhooks-command.js';
 import { fixtureText } from '../webhooks/helpers.js';
+import { testDir } from '../support/test-dir.js';
 
 const OUTPUT = 'test-output';
 const TOKEN = 'hf_inspect_token';
@@ -64,7 +65,7 @@ t.test('the inspector: token, live deliveries, filters, the detail, Replay verdi
   mkdirSync(OUTPUT, { recursive: true });
   const hub = await startFakeHub({ token: TOKEN });
   t.teardown(() => hub.close());
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const journal = join(dir, 'deliveries.jsonl');
   const target = await echoingTarget(t);
   const port = await freePort();

@@ -11,6 +11,7 @@ import { freePort } from '../../testkit/free-port.js';
 import { startListen, startTarget } from '../../testkit/listen-process.js';
 import { startLocaltunnelStandIn } from '../support/localtunnel-stand-in.js';
 import { fixtureText } from '../webhooks/helpers.js';
+import { testDir } from '../support/test-dir.js';
 
 const TOKEN = 'hf_listen_token';
 
@@ -18,7 +19,7 @@ async function setup(t: Test) {
   requireBuilt();
   const hub = await startFakeHub({ token: TOKEN });
   t.teardown(() => hub.close());
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const env = { HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN, HOME: dir, XDG_CACHE_HOME: join(dir, 'cache') };
   return { hub, dir, env, recordFile: join(dir, 'cache', 'emotion-hub', 'listen-webhooks.json') };
 }

@@ -15,6 +15,7 @@ import { eventually } from '../../testkit/eventually.js';
 import { deliveredChanges } from '../support/delivered-changes.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 import { requireBuilt, ROOT } from '../support/built-cli.js';
+import { testDir } from '../support/test-dir.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -58,7 +59,7 @@ t.test('a missing file is a clear error', async (t) => {
 });
 
 t.test('a drift line whose deltas are empty or missing is an error naming the file, line and field', async (t) => {
-  const dir = t.testdir({
+  const dir = testDir(t, {
     'empty-deltas.jsonl': `${loaded}\n{"type":"emotions.drifted","at":"2026-11-21T10:00:01.000Z","deltas":{}}\n`,
     'no-deltas.jsonl': `${loaded}\n{"type":"emotions.drifted","at":"2026-11-21T10:00:01.000Z"}\n`,
     'string-delta.jsonl': `${loaded}\n{"type":"emotions.drifted","at":"2026-11-21T10:00:01.000Z","deltas":{"joy":"a lot","sadness":0,"anger":0,"fear":0,"curiosity":0}}\n`,
@@ -76,7 +77,7 @@ t.test('a drift line whose deltas are empty or missing is an error naming the fi
 });
 
 t.test('an empty log, or one with no event that sets a state, says so with a non-zero exit', async (t) => {
-  const dir = t.testdir({
+  const dir = testDir(t, {
     'empty.jsonl': '',
     'status-only.jsonl': '{"type":"status.requested","at":"2026-11-21T10:00:00.000Z","correlationId":"a"}\n',
   });
@@ -175,7 +176,7 @@ t.test('hub replay keeps only the fields it knows: unknown keys of a line are no
     sentiment: { sentiment: 'positive', positive: 0.5, negative: 0, hidden: 'x' },
     emotions: { joy: 0.6, sadness: 0.1, anger: 0.1, fear: 0.1, curiosity: 0.5 },
   };
-  const dir = t.testdir({ 'extra.jsonl': `${JSON.stringify(planted)}\n` });
+  const dir = testDir(t, { 'extra.jsonl': `${JSON.stringify(planted)}\n` });
   const { stdout, error } = await runCommand(['replay', join(dir, 'extra.jsonl')], { root });
   t.equal(error, undefined);
   const printed = JSON.parse(stdout);
@@ -184,7 +185,7 @@ t.test('hub replay keeps only the fields it knows: unknown keys of a line are no
   t.same(Object.keys(printed.avatar.sentiment), ['sentiment', 'positive', 'negative'], 'no unknown sentiment field');
   t.notMatch(stdout, /greed|script|extra/);
   // A chat's sentiment becomes the state's: its unknown keys are not printed either.
-  const withChat = t.testdir({ 'chat.jsonl': `${loaded}\n${JSON.stringify(committed)}\n` });
+  const withChat = testDir(t, { 'chat.jsonl': `${loaded}\n${JSON.stringify(committed)}\n` });
   const chat = await runCommand(['replay', join(withChat, 'chat.jsonl')], { root });
   t.equal(chat.error, undefined);
   t.same(Object.keys(JSON.parse(chat.stdout).avatar.sentiment), ['sentiment', 'positive', 'negative']);
@@ -192,7 +193,7 @@ t.test('hub replay keeps only the fields it knows: unknown keys of a line are no
 
 t.test('hub replay reads a log that starts with a UTF-8 byte order mark', async (t) => {
   const plain = readFileSync(join(fixtures, 'session.jsonl'));
-  const dir = t.testdir({ 'bom.jsonl': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), plain]) });
+  const dir = testDir(t, { 'bom.jsonl': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), plain]) });
   const { stdout, error } = await runCommand(['replay', join(dir, 'bom.jsonl')], { root });
   t.equal(error, undefined, 'not taken for malformed JSON');
   t.equal(stdout, readFileSync(join(fixtures, 'session.emotions.json'), 'utf8'));
@@ -215,7 +216,7 @@ async function longLineMs(dir: string, bytes: number): Promise<number> {
 }
 
 t.test('one long line is read in linear time: 4 times the bytes do not take 30 times as long', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const small = await longLineMs(dir, 4_000_000);
   const large = await longLineMs(dir, 16_000_000);
   // Linear reading gives about 4 (up to 13 on a busy machine); the former glue-and-split gave 85.

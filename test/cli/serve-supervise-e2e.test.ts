@@ -9,6 +9,7 @@ import { serve, settledOver } from '../support/served-cli.js';
 import { SseReader } from '../support/sse-client.js';
 import { completion, modelList } from '../../testkit/provider-wire.js';
 import { json, listeningProvider } from '../../testkit/provider-stand-in.js';
+import { testDir } from '../support/test-dir.js';
 
 // Issue 20, "the seed's exit becomes a blip": the built `hub serve --supervise`, as the Space runs it.
 
@@ -30,7 +31,7 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
     if (body?.messages.at(-1)?.content.startsWith('fail')) return json(400, { error: { message: 'the model broke' } });
     return json(200, completion('Noted.'));
   });
-  const dir = t.testdir();
+  const dir = testDir(t);
   const port = String(await freePort());
   const env = {
     LLM_API_KEY: 'sk-test-supervise',
@@ -106,7 +107,7 @@ t.test('a child that fails before it is ready (a bad key) is not restarted: the 
   const provider = await listeningProvider(t, () => json(401, { error: { message: 'Incorrect API key provided' } }));
   const supervisor = serve(
     t,
-    { LLM_API_KEY: 'sk-test-bad', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: join(t.testdir(), 'emotions.json') },
+    { LLM_API_KEY: 'sk-test-bad', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: join(testDir(t), 'emotions.json') },
     ['--supervise'],
   );
   t.equal(await supervisor.exited, 1);
@@ -133,7 +134,7 @@ t.test('a model failure under --supervise: the reply in flight ends whole while 
     LLM_API_KEY: 'sk-test-supervise',
     LLM_BASE_URL: provider.baseURL,
     LLM_TIMEOUT_MS: '30000',
-    EMOTIONS_FILE: join(t.testdir(), 'emotions.json'),
+    EMOTIONS_FILE: join(testDir(t), 'emotions.json'),
     DRIFT_INTERVAL_MS: '86400000',
     PORT: String(await freePort()),
   };

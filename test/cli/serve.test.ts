@@ -2,6 +2,7 @@ import t from 'tap';
 import { serve, settledOver } from '../support/served-cli.js';
 import { modelList } from '../../testkit/provider-wire.js';
 import { json, listeningProvider } from '../../testkit/provider-stand-in.js';
+import { testDir } from '../support/test-dir.js';
 
 t.test('a bad PORT is a clear message on stderr and exit 1', async (t) => {
   const run = serve(t, { PORT: 'http' });
@@ -31,7 +32,7 @@ t.test('a 31-character SESSION_SECRET stops hub serve at start: the 32-character
 });
 
 t.test('an event log that cannot be opened is a clear message and exit 1', async (t) => {
-  const run = serve(t, { EVENT_LOG: t.testdir() });
+  const run = serve(t, { EVENT_LOG: testDir(t) });
   t.equal(await run.exited, 1);
   t.match(run.stderr(), /EVENT_LOG: cannot open/);
 });

@@ -2,12 +2,13 @@
 import t from 'tap';
 import { requireBuilt, runBuiltCli } from '../support/built-cli.js';
 import { startFakeHub } from '../../testkit/fake-hub.js';
+import { testDir } from '../support/test-dir.js';
 
 t.test('create → ls → info → update → disable → enable → delete --yes', async (t) => {
   requireBuilt();
   const hub = await startFakeHub({ token: 'hf_e2e_token' });
   t.teardown(() => hub.close());
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   // HOME points at an empty folder so that no real token file is read.
   const env = { HF_ENDPOINT: `${hub.url}/`, HF_TOKEN: 'hf_e2e_token', HOME: dir };
   const hub$ = (...args: string[]) => runBuiltCli(['webhooks', ...args], env);
@@ -91,7 +92,7 @@ t.test('help has examples; usage errors exit 2 before any request', async (t) =>
   requireBuilt();
   const hub = await startFakeHub();
   t.teardown(() => hub.close());
-  const env = { HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_fake_token', HOME: t.testdir({}) };
+  const env = { HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_fake_token', HOME: testDir(t, {}) };
   const help = await runBuiltCli(['webhooks', 'create', '--help'], env);
   t.equal(help.code, 0);
   t.match(help.stdout, /EXAMPLES\n {2}\$ hub webhooks create --url https:\/\/example.com\/hook --watch model:gpt2 --domain repo/);

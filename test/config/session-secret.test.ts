@@ -2,9 +2,10 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { loadSessionSecret, SESSION_SECRET_FILE } from '../../src/config/session-secret.js';
+import { testDir } from '../support/test-dir.js';
 
 t.test('unset SESSION_SECRET: one is generated once, kept beside the emotions file with mode 0600', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const emotionsFile = join(dir, 'emotions.json');
   const first = await loadSessionSecret({ configured: undefined, emotionsFile });
   t.match(first, { secret: /^[A-Za-z0-9_-]{43}$/, notKept: undefined }, '32 random bytes, kept');
@@ -26,7 +27,7 @@ t.test('unset SESSION_SECRET: one is generated once, kept beside the emotions fi
 });
 
 t.test('a blank or short kept secret is never a key: a new one replaces it, whole, and says why', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const emotionsFile = join(dir, 'emotions.json');
   const file = join(dir, SESSION_SECRET_FILE);
   for (const [kept, why] of [

@@ -6,6 +6,7 @@ import type { ConversationStore } from '../../src/conversations/conversation-sto
 import { MemoryConversationStore } from '../../src/conversations/memory-conversation-store.js';
 import { conversationBytes, withExchange, type SessionBounds } from '../../src/conversations/session-bounds.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
+import { testDir } from '../support/test-dir.js';
 
 // MAX_SESSION_BYTES, MAX_SESSIONS and SESSION_IDLE_MS hold alike in the in-process store and the embedded one.
 const START = '2026-11-21T10:00:00.000Z';
@@ -14,7 +15,7 @@ type Bounded = ConversationStore & { readonly size: number; readonly bytes: numb
 const stores: Record<string, (t: Test, bounds: SessionBounds) => Bounded> = {
   memory: (_t, bounds) => new MemoryConversationStore(bounds),
   embedded: (t, bounds) => {
-    const store = openEmbeddedStore(join(t.testdir(), 'emotions.json'), bounds);
+    const store = openEmbeddedStore(join(testDir(t), 'emotions.json'), bounds);
     t.teardown(() => store.close());
     return store.conversations;
   },

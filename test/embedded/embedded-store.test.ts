@@ -7,6 +7,7 @@ import { defaultState, foldMoodChange } from '../../src/emotions/state.js';
 import type { MoodChange } from '../../src/mood-ledger/mood-ledger.js';
 import { fixedClock, systemClock } from '../../src/runtime/clock.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
+import { testDir } from '../support/test-dir.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 const LOVE = { sentiment: 'positive', positive: 0.43, negative: 0 } as const;
@@ -18,7 +19,7 @@ t.test('the database lives beside the emotions file', async (t) => {
 });
 
 t.test('a committed chat, its mood and its exchange, is there after the store reopens', async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   const bounds = { maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: fixedClock(START) };
   const first = openEmbeddedStore(file, bounds);
   t.equal(first.ledger.held?.state, undefined, 'a new store holds no state');
@@ -54,7 +55,7 @@ t.test('a committed chat, its mood and its exchange, is there after the store re
 });
 
 t.test('a forgotten conversation is gone, from disk too', async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   const bounds = { maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: fixedClock(START) };
   const first = openEmbeddedStore(file, bounds);
   await first.conversations.remember('ada', 'forget me', 'done');
@@ -97,7 +98,7 @@ t.test('a commit that fails changes nothing: the chat is refused, and the next o
 });
 
 t.test('reopened, the sessions keep their order and their bounds; idle ones are removed from disk', async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   const clock = fixedClock(START);
   const first = openEmbeddedStore(file, { maxSessions: 3, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock });
   for (const session of ['ada', 'bob', 'cy']) {
@@ -120,7 +121,7 @@ t.test('reopened, the sessions keep their order and their bounds; idle ones are 
 });
 
 t.test("a second process's store takes the exchanges the first wrote after it opened (the supervisor's hand-over)", async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   const bounds = { maxSessions: 100, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: systemClock };
   const draining = openEmbeddedStore(file, bounds);
   const successor = openEmbeddedStore(file, bounds);
@@ -135,7 +136,7 @@ t.test("a second process's store takes the exchanges the first wrote after it op
 });
 
 t.test("a second process's store takes the mood the first committed after it opened (the supervisor's hand-over)", async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   const bounds = { maxSessions: 100, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: systemClock };
   const draining = openEmbeddedStore(file, bounds);
   draining.ledger.startFrom(defaultState(START));

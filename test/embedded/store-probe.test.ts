@@ -6,6 +6,7 @@ import { probeStoreFile, readStoreApart, storeFileProblem } from '../../src/embe
 import { defaultState } from '../../src/emotions/state.js';
 import { fixedClock } from '../../src/runtime/clock.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
+import { testDir } from '../support/test-dir.js';
 
 const START = '2026-11-21T10:00:00.000Z';
 
@@ -37,13 +38,13 @@ async function usedStore(dir: string): Promise<string> {
 }
 
 t.test('a whole store passes; a missing one is not judged', async (t) => {
-  const path = await usedStore(t.testdir());
+  const path = await usedStore(testDir(t));
   t.equal(await probeStoreFile(path), undefined);
-  t.equal(await probeStoreFile(join(t.testdir(), 'nothing.db')), undefined);
+  t.equal(await probeStoreFile(join(testDir(t), 'nothing.db')), undefined);
 });
 
 t.test('the damage that crashes or hangs lmdb is found before it opens', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const path = await usedStore(dir);
   const size = readFileSync(path).length;
   const damaged = (name: string, damage: (file: string) => void): Promise<string | undefined> => {
@@ -73,7 +74,7 @@ t.test('the damage that crashes or hangs lmdb is found before it opens', async (
 });
 
 t.test('read apart: a used store reads whole; damage past the meta pages is found; a read that does not end is killed', async (t) => {
-  const path = await usedStore(t.testdir());
+  const path = await usedStore(testDir(t));
   t.equal(await readStoreApart(path), undefined, 'a used store reads whole');
   const bytes = readFileSync(path);
   const whole = Buffer.from(bytes);
@@ -102,7 +103,7 @@ t.test('read apart: a used store reads whole; damage past the meta pages is foun
 t.test(
   'lmdb opens the newer commit: its meta page pointing past the end is damage, while the older one fitting is not enough',
   async (t) => {
-    const bytes = readFileSync(await usedStore(t.testdir()));
+    const bytes = readFileSync(await usedStore(testDir(t)));
     // Each meta page: a 24-byte page header, then the meta (page size at 24, last page at 120, txn id at 128).
     const pageSize = bytes.readUInt32LE(24 + 24);
     const pages = BigInt(Math.floor(bytes.length / pageSize));

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { HubApiError, HubConfigError, HubConnectionError } from '../../src/hub/errors.js';
 import { hubRequest } from '../../src/hub/request.js';
 import { HUB, TOKEN, useNock } from '../support/hub-fixtures.js';
+import { testDir } from '../support/test-dir.js';
 
 useNock(t);
 
@@ -61,7 +62,7 @@ t.test('no token: a HubConfigError that says what to pass, and no request at all
 // The library takes its token, hub URL and fetch from its caller only (huggingface.js's way); the
 // CLI resolves HF_TOKEN, HF_ENDPOINT, the token file and HF_HUB_OFFLINE itself (src/cli/hub-access/).
 t.test('an environment full of HF_* variables and a token file changes nothing', async (t) => {
-  const home = t.testdir({ '.cache': { huggingface: { token: 'hf_fromFile' } }, hfhome: { token: 'hf_fromHfHome' } });
+  const home = testDir(t, { '.cache': { huggingface: { token: 'hf_fromFile' } }, hfhome: { token: 'hf_fromHfHome' } });
   const names = [
     'HF_TOKEN',
     'HUGGING_FACE_HUB_TOKEN',

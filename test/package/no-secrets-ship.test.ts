@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { ROOT } from '../support/built-cli.js';
+import { testDir } from '../support/test-dir.js';
 
 // A build's environment must never ship. oclif writes each command's static properties into
 // oclif.manifest.json; a static holding process.env once put the builder's tokens there, and the
@@ -34,7 +35,7 @@ function markersIn(files: string[], base: string): string[] {
 t.test('a build with secrets in its environment leaves none in the package or the image context', async (t) => {
   // The package's files as a checkout holds them, built in a folder of its own (the repository's
   // manifest is left alone) with the marker secrets in the environment, as a developer's shell has.
-  const build = t.testdir({});
+  const build = testDir(t, {});
   for (const path of ['package.json', '.dockerignore', 'Dockerfile', 'bin', 'dist', 'public', 'space', 'README.md', 'LICENSE']) {
     cpSync(join(ROOT, path), join(build, path), { recursive: true });
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { ROOT, requireBuilt } from '../support/built-cli.js';
+import { testDir } from '../support/test-dir.js';
 
 // The package's entries, imported by name from the built package as a user's code would, each in a
 // fresh node process that records every module it loaded (test/support/record-imports.mjs).
@@ -14,7 +15,7 @@ const NOT_IN_LIGHT_ENTRIES = [...CHAT_MACHINERY, 'typebox'];
 
 /** Imports `entry` and runs `then` (code using `entry`'s exports as `m`), recording what loaded. */
 async function importEntry(t: Test, entry: string, then = ''): Promise<{ packages: Set<string>; exports: string[] }> {
-  const record = join(t.testdir({}), 'loaded.json');
+  const record = join(testDir(t, {}), 'loaded.json');
   const { stdout } = await run(
     process.execPath,
     [

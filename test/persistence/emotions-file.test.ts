@@ -11,6 +11,7 @@ import {
   writeEmotionsFile,
 } from '../../src/persistence/emotions-file.js';
 import type { EmotionState } from '../../src/emotions/state.js';
+import { testDir } from '../support/test-dir.js';
 
 const state: EmotionState = {
   emotions: { joy: 0.123456789, sadness: 0.2, anger: 0, fear: 1, curiosity: 0.5 },
@@ -20,7 +21,7 @@ const state: EmotionState = {
 };
 
 t.test('a written state loads back exactly, in the documented layout', async (t) => {
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   await writeEmotionsFile(file, state);
   t.same(await loadEmotionsFile(file), state);
   t.same(JSON.parse(readFileSync(file, 'utf8')), {
@@ -33,11 +34,11 @@ t.test('a written state loads back exactly, in the documented layout', async (t)
 });
 
 t.test('a missing file is no state, not an error', async (t) => {
-  t.equal(await loadEmotionsFile(join(t.testdir(), 'absent.json')), undefined);
+  t.equal(await loadEmotionsFile(join(testDir(t), 'absent.json')), undefined);
 });
 
 t.test('a corrupt file is an error naming the file, and stays untouched', async (t) => {
-  const dir = t.testdir({ 'emotions.json': '{"version": 1, "emotions": ' });
+  const dir = testDir(t, { 'emotions.json': '{"version": 1, "emotions": ' });
   const file = join(dir, 'emotions.json');
   const error = await loadEmotionsFile(file).catch((e: unknown) => e);
   t.type(error, EmotionsFileError);
@@ -66,7 +67,7 @@ t.test('layout problems are named', (t) => {
 });
 
 t.test('an unreadable file is an error naming the file', async (t) => {
-  const dir = t.testdir({ 'emotions.json': { nested: 'a directory, not a file' } });
+  const dir = testDir(t, { 'emotions.json': { nested: 'a directory, not a file' } });
   await t.rejects(loadEmotionsFile(join(dir, 'emotions.json')), { name: 'EmotionsFileError', message: /cannot be read/ });
 });
 
@@ -79,11 +80,11 @@ t.test('a failed write leaves the old file and no temporary file', async (t) => 
     '../../src/persistence/emotions-file.js',
     { 'node:fs/promises': { ...fs, open: readOnly } },
   );
-  const dir = t.testdir({ 'emotions.json': 'old' });
+  const dir = testDir(t, { 'emotions.json': 'old' });
   await t.rejects(readOnlyModule.writeEmotionsFile(join(dir, 'emotions.json'), state), { code: 'EACCES' });
   t.equal(readFileSync(join(dir, 'emotions.json'), 'utf8'), 'old');
   t.same(readdirSync(dir), ['emotions.json']);
-  await t.rejects(writeEmotionsFile(join(t.testdir(), 'missing-dir', 'emotions.json'), state), { code: 'ENOENT' });
+  await t.rejects(writeEmotionsFile(join(testDir(t), 'missing-dir', 'emotions.json'), state), { code: 'ENOENT' });
 });
 
 t.test('the emotions file is synced before the rename', async (t) => {
@@ -105,21 +106,21 @@ t.test('the emotions file is synced before the rename', async (t) => {
     '../../src/persistence/emotions-file.js',
     { 'node:fs/promises': { ...fs, open, rename } },
   );
-  const file = join(t.testdir(), 'emotions.json');
+  const file = join(testDir(t), 'emotions.json');
   await writeEmotionsFile(file, state);
   t.same(calls, ['write', 'sync', 'close', 'rename'], 'written, synced and closed, then renamed');
   t.same(await loadEmotionsFile(file), state);
 });
 
 t.test('a rename failure cleans the temporary file up', async (t) => {
-  const dir = t.testdir({ 'emotions.json': { occupied: 'x' } });
+  const dir = testDir(t, { 'emotions.json': { occupied: 'x' } });
   await t.rejects(writeEmotionsFile(join(dir, 'emotions.json'), state));
   t.same(readdirSync(dir), ['emotions.json']);
   writeFileSync(join(dir, 'other'), '');
 });
 
 t.test("a killed run's temporary files are removed before the next one writes; the file and others stay", async (t) => {
-  const dir = t.testdir({
+  const dir = testDir(t, {
     'emotions.json': serializeState(state),
     'emotions.json.tmp-99999999-0a1b2c3d': '{ "version": 1, "emo',
     'emotions.json.tmp-1-ffffffff': '',
@@ -173,7 +174,7 @@ const previous: EmotionState = {
 };
 
 t.test('a write that fails partway leaves the previous file whole, and no temporary file', async (t) => {
-  const dir = t.testdir({ 'emotions.json': serializeState(previous) });
+  const dir = testDir(t, { 'emotions.json': serializeState(previous) });
   const file = join(dir, 'emotions.json');
   const { writeEmotionsFile } = await withInterruptedWrites(t, 40, 'fail');
   await t.rejects(writeEmotionsFile(file, state), { code: 'ENOSPC' });
@@ -183,7 +184,7 @@ t.test('a write that fails partway leaves the previous file whole, and no tempor
 });
 
 t.test('while a write is stalled partway, the file on disk is the previous one, whole', async (t) => {
-  const dir = t.testdir({ 'emotions.json': serializeState(previous) });
+  const dir = testDir(t, { 'emotions.json': serializeState(previous) });
   const file = join(dir, 'emotions.json');
   const { writeEmotionsFile, release, reachedStall } = await withInterruptedWrites(t, 40, 'stall');
   const writing = writeEmotionsFile(file, state);

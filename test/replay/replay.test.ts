@@ -10,6 +10,7 @@ import { serializeState } from '../../src/persistence/emotions-file.js';
 import { completion, modelList } from '../../testkit/provider-wire.js';
 import { harness } from '../support/harness.js';
 import { mockedProvider } from '../../testkit/provider-nock.js';
+import { testDir } from '../support/test-dir.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'event-logs');
 
@@ -79,7 +80,7 @@ t.test('a run with an event log (chat, drift, restart-free) replays to its emoti
   });
   mockedProvider().models().reply(200, modelList());
   mockedProvider().completions().times(3).reply(200, completion('Noted.'));
-  const dir = t.testdir();
+  const dir = testDir(t);
   const { system, bus, advance, file } = harness(t, { system: 'real', env: { LLM_API_KEY: 'sk-test', DRIFT_INTERVAL_MS: '1000' }, dir });
   const logFile = join(dir, 'events.jsonl');
   const log = new EventLog(bus, logFile);

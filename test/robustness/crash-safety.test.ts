@@ -10,6 +10,7 @@ import { seededRandom } from '../../src/runtime/random.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { eventually } from '../../testkit/eventually.js';
 import { listeningProvider } from '../../testkit/provider-stand-in.js';
+import { testDir } from '../support/test-dir.js';
 
 // docs/robustness.md, crash safety: `hub serve` in a child process, killed with SIGKILL
 // at random moments during a burst of chats and a 5 ms drift, many times over
@@ -39,7 +40,7 @@ async function statesOf(file: string): Promise<EmotionState[]> {
 
 t.test(`SIGKILL at random moments, ${KILLS} times: the file always parses, holds a state that existed, and restarts exactly`, async (t) => {
   const provider = await listeningProvider(t);
-  const dir = t.testdir();
+  const dir = testDir(t);
   const emotionsFile = join(dir, 'emotions.json');
   const env = { LLM_API_KEY: 'sk-test-crash', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: emotionsFile, DEBUG: '0' };
   let persisted: EmotionState | undefined;

@@ -4,6 +4,7 @@ import t from 'tap';
 import { embeddedStorePath } from '../../src/embedded/embedded-store.js';
 import { eventually } from '../../testkit/eventually.js';
 import { serve, settledOver } from '../support/served-cli.js';
+import { testDir } from '../support/test-dir.js';
 
 // Issue 32: a damaged store beside emotions.json used to make `hub serve` listen, then spin or
 // crash with no word. It must end the start with status 1 and a line naming the file and what to do.
@@ -44,7 +45,7 @@ const DAMAGES: Record<string, (file: string) => void> = {
 };
 
 t.test('a damaged store ends `hub serve` (alone and supervised) with status 1, naming the file and what to do', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const store = await storeOnce(dir);
   const whole = join(dir, 'whole.db');
   copyFileSync(store, whole);
@@ -71,7 +72,7 @@ t.test('a damaged store ends `hub serve` (alone and supervised) with status 1, n
 });
 
 t.test('SIGTERM during the start (the store read apart) ends `hub serve`, alone and supervised, with a clean stop', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   await storeOnce(dir);
   for (const args of [[], ['--supervise']]) {
     const run = serve(t, { EMOTIONS_FILE: join(dir, 'emotions.json') }, args);

@@ -5,6 +5,7 @@ import { requireBuilt } from '../support/built-cli.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { json, listeningProvider, type ProviderBehaviour } from '../../testkit/provider-stand-in.js';
 import { modelList } from '../../testkit/provider-wire.js';
+import { testDir } from '../support/test-dir.js';
 
 // Keys a provider echoes back, as several proxies and local servers do in their error text.
 const LLM_KEY = 'sk-llm-e2e-marker-7f3a';
@@ -53,7 +54,7 @@ t.test('provider retries that echo the key in a chat: log, bodies and EVENT_LOG 
       : // Retryable (500), and quick to retry: the openai client honours retry-after-ms.
         { ...json(500, { error: { message: echo(request) } }), headers: { 'retry-after-ms': '1' } };
   const provider = await listeningProvider(t, failing);
-  const dir = t.testdir();
+  const dir = testDir(t);
   const eventLog = join(dir, 'events.jsonl');
   const run = serve(t, {
     LLM_API_KEY: LLM_KEY,

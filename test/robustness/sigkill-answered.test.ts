@@ -9,6 +9,7 @@ import { CookieJar } from '../support/cookie-jar.js';
 import { serve, settledOver } from '../support/served-cli.js';
 import { eventually } from '../../testkit/eventually.js';
 import { healthy, listeningProvider } from '../../testkit/provider-stand-in.js';
+import { testDir } from '../support/test-dir.js';
 
 // Issue 20, "every answered chat is kept": the built `hub serve`, one visitor chatting without a
 // pause, killed with SIGKILL. After each restart the mood is the mood of the last chat answered 200
@@ -27,7 +28,7 @@ const random = seededRandom(20);
 
 t.test(`SIGKILL ${KILLS} times mid-conversation: the mood and the conversation are those of the last answered chat`, async (t) => {
   const provider = await listeningProvider(t, healthy('Noted.'));
-  const dir = t.testdir();
+  const dir = testDir(t);
   const emotionsFile = join(dir, 'emotions.json');
   const env = { LLM_API_KEY: 'sk-test-kill', LLM_BASE_URL: provider.baseURL, EMOTIONS_FILE: emotionsFile, DRIFT_INTERVAL_MS: '86400000' };
   let visitor: CookieJar | undefined;

@@ -30,7 +30,7 @@ function provider(): void {
 t.test('two services on one REDIS_URL share the mood; the first seeds it from its emotions file', async (t) => {
   provider();
   const redis = await startRedisServer(t);
-  // Not t.testdir(): startRealService empties that one.
+  // Not testDir(t): startRealService empties that one.
   const dir = mkdtempSync(join(tmpdir(), 'emotion-hub-replica-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const own = (name: string) => ({ EMOTIONS_FILE: join(dir, `${name}.json`), EVENT_LOG: join(dir, `${name}.jsonl`) });

@@ -7,6 +7,7 @@ import { serve, settledOver } from '../support/served-cli.js';
 import { SseReader } from '../support/sse-client.js';
 import { echoing, listeningProvider } from '../../testkit/provider-stand-in.js';
 import { streamedChat } from '../support/streaming.js';
+import { testDir } from '../support/test-dir.js';
 
 // `hub serve` as users run it (npm test builds bin/ first): streamed replies and the pushed mood,
 // across two replicas on a real redis-server, and their end at shutdown.
@@ -16,7 +17,7 @@ const NO_DRIFT = { DRIFT_INTERVAL_MS: '86400000', DEBUG: '0' };
 t.test('two replicas: a streamed chat on one is pushed to the listeners of both; shutdown ends the streams and the process', async (t) => {
   const redis = await startRedisServer(t);
   const provider = await listeningProvider(t, echoing());
-  const dir = t.testdir();
+  const dir = testDir(t);
   const runs = [0, 1].map((n) =>
     serve(t, {
       REDIS_URL: redis.url,

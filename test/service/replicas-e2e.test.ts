@@ -14,6 +14,7 @@ import { eventually } from '../../testkit/eventually.js';
 import { redisClient, startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { serve, settledOver, type Run } from '../support/served-cli.js';
 import { echoing, listeningProvider, type ListeningProvider } from '../../testkit/provider-stand-in.js';
+import { testDir } from '../support/test-dir.js';
 
 // Three `hub serve` processes on one real redis-server, answered by an OpenAI-compatible stand-in
 // that echoes each message and records every prompt. npm test builds bin/ first.
@@ -37,7 +38,7 @@ async function startReplicas(
   env: Record<string, string>,
   count = 3,
 ): Promise<Replica[]> {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const runs = Array.from({ length: count }, (_, n) =>
     serve(t, {
       REDIS_URL: redis.url,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { runChatService } from '../../src/service/run-chat-service.js';
 import { requireBuilt } from '../support/built-cli.js';
+import { testDir } from '../support/test-dir.js';
 
 const FIXTURE = new URL('../fixtures/serve-with-fake-system.mjs', import.meta.url).pathname;
 
@@ -19,7 +20,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     requireBuilt();
     const child = spawn(process.execPath, [FIXTURE], {
       // The state's folder in the test's own: the service keeps its generated session secret there.
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0', EMOTIONS_FILE: join(t.testdir(), 'emotions.json') },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0', EMOTIONS_FILE: join(testDir(t), 'emotions.json') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     t.teardown(() => child.kill('SIGKILL'));

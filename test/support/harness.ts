@@ -21,6 +21,7 @@ import { capturedLogger } from './captured-logger.js';
 import { CookieJar } from './cookie-jar.js';
 import { FakeSystem } from './fake-system.js';
 import { DEFAULT_MAX_SESSION_BYTES } from '../../src/config/defaults.js';
+import { testDir } from './test-dir.js';
 
 /** The fixed clock's time: every harness starts here. */
 export const START = '2026-11-21T10:00:00.000Z';
@@ -124,7 +125,7 @@ function realSystem(
   t: Test,
   {
     env = {},
-    dir = t.testdir(),
+    dir = testDir(t),
     fetch,
     debug = true,
     ledger: givenLedger,
@@ -195,7 +196,7 @@ async function served(
   { env = {}, start = true, heartbeatMs, pollIntervalMs, embedded = false, served: _, ...options }: ServedOptions,
 ): Promise<ServedHarness> {
   const settings = { LLM_API_KEY: 'sk-test-stream', LLM_BASE_URL: MOCKED_BASE_URL, ...env };
-  const dir = options.dir ?? t.testdir();
+  const dir = options.dir ?? testDir(t);
   const store = embedded
     ? openEmbeddedStore(join(dir, 'emotions.json'), {
         maxSessions: 100,

@@ -8,6 +8,7 @@ import type { SystemServices } from '../../src/actors/system-setup.js';
 import { startChatService, type ChatService, type ChatServiceOptions } from '../../src/service/chat-service.js';
 import { MOCKED_BASE_URL } from '../../testkit/provider-nock.js';
 import { eventually } from '../../testkit/eventually.js';
+import { testDir } from './test-dir.js';
 
 export interface Started {
   readonly service: ChatService;
@@ -26,7 +27,7 @@ export interface Started {
  * captured log and an exit that records instead of ending the process.
  */
 export async function startRealService(t: Test, env: Record<string, string>, app: ChatServiceOptions['app'] = {}): Promise<Started> {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const logs: Array<Record<string, unknown>> = [];
   const exits: number[] = [];
   let onExit: (code: number) => void = () => undefined;

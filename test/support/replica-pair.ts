@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { modelList } from '../../testkit/provider-wire.js';
 import { startRedisServer } from './redis-server.js';
 import { serve, settledOver } from './served-cli.js';
+import { testDir } from './test-dir.js';
 
 /** A provider whose streamed completions send what the test writes to `streams[i]`, and never end on their own. */
 export async function heldStreams(t: Test) {
@@ -34,7 +35,7 @@ export async function heldStreams(t: Test) {
 export async function twoReplicas(t: Test, env: Record<string, string> = {}) {
   const redis = await startRedisServer(t);
   const provider = await heldStreams(t);
-  const dir = t.testdir();
+  const dir = testDir(t);
   const runs = [0, 1].map((n) =>
     serve(t, {
       REDIS_URL: redis.url,

@@ -8,6 +8,7 @@ import { completion } from '../../testkit/provider-wire.js';
 import { ofType } from '../support/bus-events.js';
 import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 import { KEY, chat, modelsOk, ready, status } from '../support/system-steps.js';
+import { testDir } from '../support/test-dir.js';
 
 mockProviderHttp(t);
 
@@ -60,7 +61,7 @@ t.test('under sustained load the file is written at most 10 times a second', asy
 });
 
 t.test('persistence across restart: the next run starts from the state the last one wrote', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   modelsOk(2);
   mockedProvider().completions().reply(200, completion('Sorry to hear that.'));
   const first = harness(t, { system: 'real', env: KEY, dir });

@@ -11,6 +11,7 @@ import { completion } from '../../testkit/provider-wire.js';
 import { ofType } from '../support/bus-events.js';
 import { mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 import { KEY, chat, modelsOk, ready } from '../support/system-steps.js';
+import { testDir } from '../support/test-dir.js';
 
 mockProviderHttp(t);
 
@@ -77,7 +78,7 @@ t.test('a bug inside the machine is a failure like any other: one fatal line, ex
     },
   });
   const exits: number[] = [];
-  const config = loadChatConfig({ EMOTIONS_FILE: join(t.testdir(), 'emotions.json') });
+  const config = loadChatConfig({ EMOTIONS_FILE: join(testDir(t), 'emotions.json') });
   const clock = fixedClock(START);
   const system = createChatSystem({
     bus: new Bus(),

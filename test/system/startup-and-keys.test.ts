@@ -11,6 +11,7 @@ import { modelList } from '../../testkit/provider-wire.js';
 import { ofType } from '../support/bus-events.js';
 import { MOCKED_BASE_URL, mockProviderHttp, mockedProvider } from '../../testkit/provider-nock.js';
 import { KEY, chat, modelsOk, status } from '../support/system-steps.js';
+import { testDir } from '../support/test-dir.js';
 
 mockProviderHttp(t);
 
@@ -28,7 +29,7 @@ t.test('before start: status answers at once (initializing), chat is rejected as
 });
 
 t.test('no LLM_API_KEY: key missing, no provider call, status serves the persisted state', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const persisted = {
     emotions: { joy: 0.9, sadness: 0.05, anger: 0.05, fear: 0.05, curiosity: 0.3 },
     avatarShape: 'Triangle' as const,
@@ -116,7 +117,7 @@ t.test('a failing secondary key fails startup too', async (t) => {
 
 t.test('a corrupt emotions file fails startup naming the file, and is left untouched', async (t) => {
   modelsOk();
-  const dir = t.testdir({ 'emotions.json': '{ "version": 1, "emo' });
+  const dir = testDir(t, { 'emotions.json': '{ "version": 1, "emo' });
   const { system, exited, logs, file } = harness(t, { system: 'real', env: KEY, dir });
   system.start();
   t.equal(await exited, 1);

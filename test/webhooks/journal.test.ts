@@ -12,6 +12,7 @@ import { capturedLogger } from '../support/captured-logger.js';
 import { eventually } from '../../testkit/eventually.js';
 import { startRedisServer } from '../support/redis-server.js';
 import { fixtureText } from './helpers.js';
+import { testDir } from '../support/test-dir.js';
 
 const SECRET = 'wh-secret-journal-5c1e';
 const AT = '2026-11-23T09:00:00.000Z';
@@ -44,7 +45,7 @@ async function receiver(t: Test, journal: WebhooksServerOptions['journal']) {
 }
 
 t.test('a file journal: one line per delivery that carried the secret, the body as it came, never the secret', async (t) => {
-  const file = join(t.testdir(), 'deliveries.jsonl');
+  const file = join(testDir(t), 'deliveries.jsonl');
   const { post, bodies, server } = await receiver(t, file);
   // Spaces and key order a re-serialisation would lose: the bytes are kept.
   const text = fixtureText('repo-content-update').replace('{', '{ \n  ');
@@ -93,7 +94,7 @@ t.test('a journal that cannot write is logged; the delivery is answered all the 
     port: 0,
     logger: log.logger,
     print: () => {},
-    journal: join(t.testdir(), 'no-such-folder', 'deliveries.jsonl'),
+    journal: join(testDir(t), 'no-such-folder', 'deliveries.jsonl'),
     env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' },
   });
   server.addWebhook('/ok', () => 1);
@@ -127,7 +128,7 @@ t.test('a redis:// journal is a capped stream on that Redis', async (t) => {
 });
 
 t.test('a file journal keeps its newest maxEntries, the oldest dropped first, and never grows past a tenth more', async (t) => {
-  const file = join(t.testdir(), 'capped.jsonl');
+  const file = join(testDir(t), 'capped.jsonl');
   const journal = new FileJournal(file, 10);
   const entry = (n: number) => ({
     webhookId: `wh-${n}`,

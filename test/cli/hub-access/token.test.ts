@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import t from 'tap';
 import { HubConfigError } from '../../../src/hub/errors.js';
 import { resolveToken, tokenFilePath } from '../../../src/cli/hub-access/token.js';
+import { testDir } from '../../support/test-dir.js';
 
 t.test('order: explicit, HF_TOKEN, HUGGING_FACE_HUB_TOKEN, then the token file', async (t) => {
-  const dir = t.testdir({ token: 'hf_fromFile\n' });
+  const dir = testDir(t, { token: 'hf_fromFile\n' });
   const env = { HF_TOKEN_PATH: join(dir, 'token'), HF_TOKEN: 'hf_fromEnv', HUGGING_FACE_HUB_TOKEN: 'hf_legacy' };
   t.equal(await resolveToken('hf_explicit', env), 'hf_explicit');
   t.equal(await resolveToken(undefined, env), 'hf_fromEnv');
@@ -20,7 +21,7 @@ t.test('order: explicit, HF_TOKEN, HUGGING_FACE_HUB_TOKEN, then the token file',
 t.test(
   'the token file: HF_TOKEN_PATH, else $HF_HOME/token, else $XDG_CACHE_HOME/huggingface/token, else ~/.cache/huggingface/token',
   async (t) => {
-    const dir = t.testdir({
+    const dir = testDir(t, {
       hfhome: { token: 'hf_home' },
       xdg: { huggingface: { token: 'hf_xdg' } },
       home: { '.cache': { huggingface: { token: 'hf_default' } } },
@@ -38,7 +39,7 @@ t.test(
 );
 
 t.test('no token anywhere: a HubConfigError that says how to provide one', async (t) => {
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const error = await resolveToken(undefined, { HOME: dir }).catch((e: unknown) => e);
   t.type(error, HubConfigError);
   const message = (error as Error).message;
@@ -49,14 +50,14 @@ t.test('no token anywhere: a HubConfigError that says how to provide one', async
 });
 
 t.test('a token path that is a folder counts as absent; an unreadable file is an error naming it', async (t) => {
-  const dir = t.testdir({ folder: {}, file: 'x' });
+  const dir = testDir(t, { folder: {}, file: 'x' });
   await t.rejects(resolveToken(undefined, { HF_TOKEN_PATH: join(dir, 'folder') }), { message: /No Hugging Face token found/ });
   await t.rejects(resolveToken(undefined, { HF_TOKEN_PATH: join(dir, 'file', 'token') }), { message: /No Hugging Face token found/ });
   await t.rejects(resolveToken(undefined, { HF_TOKEN_PATH: '\0bad' }), { name: 'HubConfigError', message: /Cannot read the token file/ });
 });
 
 t.test('HF_TOKEN_PATH and HF_HOME expand ~ and $VAR / ${VAR} as huggingface_hub does', async (t) => {
-  const dir = t.testdir({ secrets: { token: 'hf_expanded' } });
+  const dir = testDir(t, { secrets: { token: 'hf_expanded' } });
   t.equal(tokenFilePath({ HOME: '/home/ada', HF_TOKEN_PATH: '$SECRETS/hf', SECRETS: '/run/secrets' }), '/run/secrets/hf');
   t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '${DATA}/hf', DATA: '/data' }), '/data/hf/token');
   t.equal(tokenFilePath({ HOME: '/home/ada', HF_HOME: '~/$SUB', SUB: 'x' }), '/home/ada/x/token', '~ first, then variables');
@@ -65,7 +66,7 @@ t.test('HF_TOKEN_PATH and HF_HOME expand ~ and $VAR / ${VAR} as huggingface_hub 
 });
 
 t.test('HF_HUB_DISABLE_IMPLICIT_TOKEN: only an explicit token counts, and the error says so', async (t) => {
-  const dir = t.testdir({ token: 'hf_fromFile' });
+  const dir = testDir(t, { token: 'hf_fromFile' });
   const env = { HF_HUB_DISABLE_IMPLICIT_TOKEN: 'yes', HF_TOKEN: 'hf_env', HF_TOKEN_PATH: join(dir, 'token') };
   t.equal(await resolveToken('hf_explicit', env), 'hf_explicit');
   await t.rejects(resolveToken(undefined, env), { name: 'HubConfigError', message: /HF_HUB_DISABLE_IMPLICIT_TOKEN is set/ });

@@ -14,6 +14,7 @@ import { redisClient, startRedisServer } from '../../support/redis-server.js';
 import { runWebhooksCommand } from '../../support/run-webhooks-command.js';
 import { SseReader } from '../../support/sse-client.js';
 import { fixture } from '../../webhooks/helpers.js';
+import { testDir } from '../../support/test-dir.js';
 
 const SECRET = 'inspector-secret-4d2a';
 
@@ -45,7 +46,7 @@ async function inspector(t: Test, journal: string) {
 t.test('over a file journal: the API, the live feed, a rewrite, replays beside the journal', async (t) => {
   const target = await startTarget(() => 200);
   t.teardown(() => target.close());
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const journal = join(dir, 'deliveries.jsonl');
   writeFileSync(
     journal,

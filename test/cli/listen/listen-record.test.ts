@@ -4,6 +4,7 @@ import t from 'tap';
 import { leftovers, ListenRecord, listenRecordPath, processRunning } from '../../../src/cli/listen/listen-record.js';
 import { deliveryLine } from '../../../src/cli/listen/delivery-line.js';
 import { samplePayload } from '../../../src/webhooks/sample-payloads.js';
+import { testDir } from '../../support/test-dir.js';
 
 const entry = (id: string, pid: number, endpoint = 'https://huggingface.co') => ({
   id,
@@ -19,7 +20,7 @@ t.test('the record lives in the user cache dir: XDG_CACHE_HOME, else ~/.cache', 
 });
 
 t.test('add and remove keep the others; a missing or broken file reads as empty', async (t) => {
-  const dir = t.testdir({ broken: { 'listen-webhooks.json': '{not json' } });
+  const dir = testDir(t, { broken: { 'listen-webhooks.json': '{not json' } });
   const record = new ListenRecord(join(dir, 'cache', 'emotion-hub', 'listen-webhooks.json'));
   t.same(await record.read(), []);
   await record.add(entry('a', 1));

@@ -7,6 +7,7 @@ import { defaultState } from '../../../src/emotions/state.js';
 import { writeEmotionsFile } from '../../../src/persistence/emotions-file.js';
 import { readyApp, START } from '../../support/harness.js';
 import { mood } from '../../support/moods.js';
+import { testDir } from '../../support/test-dir.js';
 
 type App = Awaited<ReturnType<typeof readyApp>>['app'];
 
@@ -92,7 +93,7 @@ t.test('GET /api/mood/why: from plus the deltas is the mood, chats say their str
 });
 
 t.test('after a restart from a saved mood that is not the default, GET /api/mood/why starts from that mood', async (t) => {
-  const dir = t.testdir();
+  const dir = testDir(t);
   const saved = mood(0.15, 0.8, 0.3, 0.6, 0.2);
   await writeEmotionsFile(join(dir, 'emotions.json'), { ...defaultState(START), emotions: saved, avatarShape: 'Square' });
   const { app } = await readyApp(t, {}, { dir });

@@ -4,6 +4,7 @@ import WebhooksUpdate from '../../../../src/cli/commands/webhooks/update.js';
 import WebhooksCreate from '../../../../src/cli/commands/webhooks/create.js';
 import { HUB, jobWebhookJson, TOKEN, urlWebhookJson, useNock, urlWebhookCreateBody } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
+import { testDir } from '../../../support/test-dir.js';
 
 useNock(t);
 
@@ -79,7 +80,7 @@ t.test('usage errors exit 2 and send nothing', async (t) => {
 });
 
 t.test('bad input is a usage error with or without a token: it is checked before the token is looked up', async (t) => {
-  const noToken = { env: { HOME: t.testdir({}) } };
+  const noToken = { env: { HOME: testDir(t, {}) } };
   const created = await runWebhooksCommand(WebhooksCreate, ['--url', 'not-a-url', '--watch', 'model:gpt2'], noToken);
   t.equal(created.exitCode, 2);
   t.match(created.stderr, /The webhook URL must be an http\(s\) URL/);

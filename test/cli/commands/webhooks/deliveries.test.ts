@@ -10,6 +10,7 @@ import { sendTestDelivery } from '../../../../src/webhooks/send-test-delivery.js
 import { WebhooksServer } from '../../../../src/webhooks/server.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 import { fixture, fixtureText } from '../../../webhooks/helpers.js';
+import { testDir } from '../../../support/test-dir.js';
 
 t.afterEach(() => {
   process.exitCode = undefined;
@@ -41,7 +42,7 @@ async function receiver(t: Test, journal: string | undefined, times: string[] = 
 }
 
 t.test('deliveries: a table newest first, --json the entries; redeliver sends one again with its body and Webhook-Id', async (t) => {
-  const journal = join(t.testdir(), 'deliveries.jsonl');
+  const journal = join(testDir(t), 'deliveries.jsonl');
   const source = await receiver(t, journal, ['2026-11-23T09:00:00.000Z', '2026-11-23T09:05:00.000Z']);
   const spaced = fixtureText('discussion-created').replace('{', '{  ');
   await fetch(source.url, {
@@ -91,7 +92,7 @@ t.test('deliveries: a table newest first, --json the entries; redeliver sends on
 });
 
 t.test('an empty journal, a missing one, an unknown id, a bad --to', async (t) => {
-  const dir = t.testdir({ 'empty.jsonl': '' });
+  const dir = testDir(t, { 'empty.jsonl': '' });
   const empty = await runWebhooksCommand(WebhooksDeliveries, ['--journal', join(dir, 'empty.jsonl')], { env: {} });
   t.equal(empty.stdout, 'No deliveries.\n');
   const missing = await runWebhooksCommand(WebhooksDeliveries, ['--journal', join(dir, 'nope.jsonl')], { env: {} });
@@ -116,7 +117,7 @@ t.test('an empty journal, a missing one, an unknown id, a bad --to', async (t) =
 });
 
 t.test('deliveries: control characters from the journal never reach the terminal; corrupt lines are counted aloud', async (t) => {
-  const journal = join(t.testdir(), 'deliveries.jsonl');
+  const journal = join(testDir(t), 'deliveries.jsonl');
   const hostile: JournalEntry = {
     webhookId: 'wh-\u001b]0;owned\u0007',
     route: 'hook\u001b[2J',

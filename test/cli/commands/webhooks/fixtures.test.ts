@@ -8,6 +8,7 @@ import type { JournalEntry } from '../../../../src/webhooks/journal/entry.js';
 import { ROOT, requireBuilt } from '../../../support/built-cli.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 import { fixture } from '../../../webhooks/helpers.js';
+import { testDir } from '../../../support/test-dir.js';
 
 const minutesAgo = (minutes: number): string => new Date(Date.now() - minutes * 60_000).toISOString();
 const entry = (body: unknown, minutes: number, status = 200): JournalEntry => ({
@@ -64,7 +65,7 @@ t.test('scrubbing: credential-like fields, tokens and e-mail addresses; the rest
 
 t.test('fixtures: one per kind, scrubbed; the generated test passes against a receiver and fails against one answering 500', async (t) => {
   requireBuilt();
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const journal = journalFile(dir);
   const out = join(dir, 'project', 'fixtures');
   const written = await runWebhooksCommand(WebhooksFixtures, ['--journal', journal, '--out', out], { env: {} });

@@ -3,6 +3,7 @@ import t from 'tap';
 import WebhooksLs from '../../../../src/cli/commands/webhooks/ls.js';
 import { HUB, jobWebhookJson, TOKEN, urlWebhookJson, useNock } from '../../../support/hub-fixtures.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
+import { testDir } from '../../../support/test-dir.js';
 
 useNock(t);
 
@@ -93,7 +94,7 @@ t.test('hub errors: message and request id on stderr, exit 4, also with --json',
 });
 
 t.test('no token: exit 3 with how to provide one; the hub is unreachable: exit 5', async (t) => {
-  const noToken = await runWebhooksCommand(WebhooksLs, [], { env: { HOME: t.testdir({}) } });
+  const noToken = await runWebhooksCommand(WebhooksLs, [], { env: { HOME: testDir(t, {}) } });
   t.equal(noToken.exitCode, 3);
   t.match(noToken.stderr, /No Hugging Face token found.*--token.*HF_TOKEN/);
   const unreachable = await runWebhooksCommand(WebhooksLs, [], { env: { HF_TOKEN: TOKEN, HF_ENDPOINT: 'http://127.0.0.1:9' } });
@@ -105,7 +106,7 @@ t.test('no token: exit 3 with how to provide one; the hub is unreachable: exit 5
 });
 
 t.test('HF_HUB_OFFLINE: exit 5 before any token lookup or request; the token never printed', async (t) => {
-  const offline = await runWebhooksCommand(WebhooksLs, [], { env: { HF_HUB_OFFLINE: '1', HOME: t.testdir({}) } });
+  const offline = await runWebhooksCommand(WebhooksLs, [], { env: { HF_HUB_OFFLINE: '1', HOME: testDir(t, {}) } });
   t.equal(offline.exitCode, 5);
   t.match(offline.stderr, /^Error: Cannot reach https:\/\/huggingface.co: offline mode is enabled\./);
   const withToken = await runWebhooksCommand(WebhooksLs, ['--token', TOKEN], { env: { TRANSFORMERS_OFFLINE: 'yes' } });

@@ -7,6 +7,7 @@ import type { JournalEntry } from '../../../../src/webhooks/journal/entry.js';
 import { startTarget } from '../../../../testkit/listen-process.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 import { fixture } from '../../../webhooks/helpers.js';
+import { testDir } from '../../../support/test-dir.js';
 
 t.afterEach(() => {
   process.exitCode = undefined;
@@ -20,7 +21,7 @@ t.test('redeliver --failed: each failed delivery of the window once, in order; a
   const answers: Record<string, number> = { a: 200, c: 500 };
   const target = await startTarget(() => answers[String(target.received.at(-1)?.headers['webhook-id'])] ?? 200);
   t.teardown(() => target.close());
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const journal = join(dir, 'deliveries.jsonl');
   const line = (webhookId: string, minutes: number, status: number, extra: Partial<JournalEntry> = {}): string =>
     JSON.stringify({
@@ -96,7 +97,7 @@ t.test('redeliver --failed: each failed delivery of the window once, in order; a
 });
 
 t.test('redeliver --failed: without a recorded target, --to is needed; usage errors', async (t) => {
-  const dir = t.testdir({});
+  const dir = testDir(t, {});
   const journal = join(dir, 'j.jsonl');
   writeFileSync(
     journal,

@@ -5,6 +5,7 @@ import { SAMPLE_EVENT_NAMES, SAMPLE_EVENTS, SAMPLE_SCOPES, samplePayload } from 
 import { WebhooksServer } from '../../../../src/webhooks/server.js';
 import { validateWebhookPayload } from '../../../../src/webhooks/validate-payload.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
+import { testDir } from '../../../support/test-dir.js';
 
 t.afterEach(() => {
   process.exitCode = undefined;
@@ -55,7 +56,7 @@ t.test('defaults: the repo.content sample, the secret from WEBHOOK_SECRET, none 
 });
 
 t.test('--payload sends a file as it is; a file that is not JSON, or --payload with --event, is a usage error', async (t) => {
-  const dir = t.testdir({
+  const dir = testDir(t, {
     'delivery.json': '{"event":{"action":"update","scope":"repo.custom"},"anything":[1,null]}',
     'broken.json': '{"event":',
   });
