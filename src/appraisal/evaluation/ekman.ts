@@ -64,7 +64,7 @@ export function multiLabelF1(examples: readonly Scored[], labelCount: number, th
 /** The thresholds tried: 0.01, 0.02, …, 0.99. */
 export const THRESHOLDS: readonly number[] = Array.from({ length: 99 }, (_, k) => (k + 1) / 100);
 
-/** The one global threshold (of `candidates`) that maximises macro-F1 on `examples`; the lowest on a tie. */
+/** The one global threshold (of `candidates`) that maximises macro-F1 on `examples`; the first on a tie (the lowest of THRESHOLDS). */
 export function bestThreshold(examples: readonly Scored[], labelCount: number, candidates = THRESHOLDS): MultiLabelScore {
   let best: MultiLabelScore | undefined;
   for (const threshold of candidates) {
