@@ -1,24 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { APPRAISAL_LABELS, type AppraisalModel } from '../../src/appraisal/appraisal.js';
 import { CALIBRATION_CHART_URL, evaluateAppraisal } from '../../src/appraisal/evaluation/evaluation-run.js';
-import { readTokens } from '../../src/appraisal/features.js';
 import { readModelFile, loadShippedModel } from '../../src/appraisal/shipped-model.js';
+import { wordReader } from '../support/appraisal-models.js';
 import { testDir } from '../support/test-dir.js';
 
 /** Reads "happy" as joy and "scared" as fear, all else as neutral, each all but certainly. */
-function twoWordReader(): AppraisalModel {
-  const width = APPRAISAL_LABELS.length;
-  const rows = new Map([
-    [readTokens('happy')[0]!.key, 0],
-    [readTokens('scared')[0]!.key, 1],
-  ]);
-  const weights = new Float64Array(rows.size * width);
-  weights[0 * width + APPRAISAL_LABELS.indexOf('joy')] = 20;
-  weights[1 * width + APPRAISAL_LABELS.indexOf('fear')] = 20;
-  return { rows, weights, bias: APPRAISAL_LABELS.map((label) => (label === 'neutral' ? 10 : 0)) };
-}
+const twoWordReader = () => wordReader({ happy: 'joy', scared: 'fear' }, 20, 10);
 
 t.test('a dev split of four comments, scored by hand; nothing but labels.txt and dev.tsv is read', async (t) => {
   const dir = testDir(t, {
