@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import { assign, setup, stopChild, type InspectionEvent, type Observer } from 'xstate';
 import type { Bus } from '../bus/bus.js';
 import type { ComponentName, SystemPhase } from '../bus/events.js';
+import { COMPONENT_WORDS } from '../bus/component-words.js';
 import type { ChatConfig } from '../config/chat-config.js';
 import type { DriftLease } from '../mood-ledger/drift-lease.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
@@ -109,7 +110,7 @@ export function systemSetup(services: SystemServices) {
         services.bus.publish({ type: 'emotions.loaded', ...store.state, source: store.source });
       },
       componentReady: (_, params: { component: ComponentName; detail: string }) => {
-        services.logger.info(params, `${params.component} ready: ${params.detail}`);
+        services.logger.info(params, `${COMPONENT_WORDS[params.component]}: ${params.detail}`);
         services.bus.publish({ type: 'system.component.ready', ...params });
       },
       recordFailure: assign((_, failure: { component: ComponentName; error: unknown }) => ({
@@ -129,7 +130,10 @@ export function systemSetup(services: SystemServices) {
         const failure = failureOf(context);
         // Chats can be in flight only once the actors have started.
         const after = context.started ? ' once the chats in flight have ended' : '';
-        services.logger.fatal(failure, `chat system failed: ${failure.component}: ${failure.reason}; exiting with status 1${after}`);
+        services.logger.fatal(
+          failure,
+          `chat system failed: ${COMPONENT_WORDS[failure.component]}: ${failure.reason}; exiting with status 1${after}`,
+        );
       },
       // A warning, so that it shows whatever DEBUG says: with ON_MODEL_FAILURE=stay nothing else
       // tells the operator what the provider answered.

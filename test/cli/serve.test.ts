@@ -76,7 +76,7 @@ t.test('a model the local server does not have stops hub serve at once, with one
   t.equal(fatal.length, 1, 'one line');
   t.equal(
     fatal[0]?.msg,
-    `chat system failed: primaryProvider: model "gpt-4o-mini" is not offered by ${provider.baseURL}: it offers llama3.2:latest, qwen2.5:7b, nomic-embed-text:latest; exiting with status 1`,
+    `chat system failed: chat model: model "gpt-4o-mini" is not offered by ${provider.baseURL}: it offers llama3.2:latest, qwen2.5:7b, nomic-embed-text:latest; exiting with status 1`,
   );
   t.same(provider.calls, ['GET /v1/models'], 'no chat was ever tried');
 

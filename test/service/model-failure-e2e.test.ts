@@ -82,7 +82,7 @@ t.test(
       service.logs.find((line) => line.level === 60),
       {
         component: 'dialogue',
-        msg: /dialogue: model gpt-4o-mini: InternalServerError \(HTTP 500\): 500 model overloaded; exiting with status 1 once the chats in flight have ended/,
+        msg: /chat model replies: model gpt-4o-mini: InternalServerError \(HTTP 500\): 500 model overloaded; exiting with status 1 once the chats in flight have ended/,
       },
     );
   },

@@ -31,7 +31,7 @@ t.test('the secondary model failing: rejection, nothing changed, state flushed, 
   t.equal(saved.avatar.lastUpdated, START);
   t.match(
     logs.filter((line) => line.level === 60),
-    [{ component: 'dialogue', msg: /dialogue.*HTTP 500.*model overloaded/ }],
+    [{ component: 'dialogue', msg: /chat model replies.*HTTP 500.*model overloaded/ }],
   );
   t.equal(system.phase, 'failed');
 });

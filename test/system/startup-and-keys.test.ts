@@ -91,7 +91,7 @@ t.test('401 on the primary key: failed, one detailed log line, exit 1, nothing w
   t.equal(await exited, 1);
   const fatal = logs.filter((line) => line.level === 60);
   t.equal(fatal.length, 1, 'one fatal line');
-  t.match(fatal[0], { component: 'primaryProvider', msg: /primaryProvider.*HTTP 401.*Incorrect API key/ });
+  t.match(fatal[0], { component: 'primaryProvider', msg: /chat model.*HTTP 401.*Incorrect API key/ });
   t.notMatch(JSON.stringify(logs), /sk-test-primary/, 'the key never reaches the log');
   t.match(ofType(events, 'system.phase.changed'), [{ phase: 'failed', component: 'primaryProvider', reason: /401/ }]);
   t.match(await chat(bus, 'hi'), { reason: 'system_failed' });
@@ -151,7 +151,7 @@ t.test('a model the provider does not offer fails startup: one line naming the m
   t.equal(fatal.length, 1);
   t.equal(
     fatal[0]?.msg,
-    'chat system failed: primaryProvider: model "gpt-4o-mini" is not offered by http://llm.test/v1: it offers llama3.2, qwen2.5:7b; exiting with status 1',
+    'chat system failed: chat model: model "gpt-4o-mini" is not offered by http://llm.test/v1: it offers llama3.2, qwen2.5:7b; exiting with status 1',
   );
 });
 
