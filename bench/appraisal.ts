@@ -6,18 +6,26 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { analyzeSentiment, appraise, loadShippedModel } from 'emotion-hub';
 import { collect } from './session-memory.js';
+import { worstCaseMessages } from '../testkit/worst-messages.js';
 
 export interface AppraisalFigures {
   readonly messages: number;
   /** Per message, in µs: the appraisal's p50 and p99, the sentiment's p50 and p99. */
-  readonly appraisal: { readonly p50: number; readonly p99: number };
-  readonly sentiment: { readonly p50: number; readonly p99: number };
+  readonly appraisal: Quantiles;
+  readonly sentiment: Quantiles;
+  /** Per 4,000-character worst case (one word, `!` runs, emoji flood, zalgo), in µs: the appraisal's and the sentiment's p50 and p99 over 200 readings of each. */
+  readonly worst: Record<string, { readonly appraisal: Quantiles; readonly sentiment: Quantiles }>;
   /** Heap the loaded weights take, after a full collection. */
   readonly modelBytes: number;
 }
 
+interface Quantiles {
+  readonly p50: number;
+  readonly p99: number;
+}
+
 /** p50 and p99 of the time `read` takes per text, in µs, after a warm-up pass. */
-function timePerText(texts: readonly string[], read: (text: string) => unknown): { p50: number; p99: number } {
+function timePerText(texts: readonly string[], read: (text: string) => unknown): Quantiles {
   for (const text of texts) read(text);
   const times = texts.map((text) => {
     const start = process.hrtime.bigint();
@@ -41,7 +49,13 @@ export async function measureAppraisal(): Promise<AppraisalFigures> {
   const modelBytes = process.memoryUsage().heapUsed - before;
   const sentiment = timePerText(texts, analyzeSentiment);
   const appraisal = timePerText(texts, (text) => appraise(model, text));
-  return { messages: texts.length, appraisal, sentiment, modelBytes };
+  const worst = Object.fromEntries(
+    Object.entries(worstCaseMessages(4000)).map(([name, text]) => {
+      const texts = Array.from({ length: 200 }, () => text);
+      return [name, { appraisal: timePerText(texts, (text) => appraise(model, text)), sentiment: timePerText(texts, analyzeSentiment) }];
+    }),
+  );
+  return { messages: texts.length, appraisal, sentiment, worst, modelBytes };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await measureAppraisal());

@@ -12,7 +12,7 @@ import { measureAppraisal } from './appraisal.js';
 import { measureInspectorFilter } from './inspector-filter.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { measureResume, openStreams } from './lib/resume.js';
-import { STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
+import { READING_MS, STREAM_TOKENS, TOKEN_MS } from './lib/openai-stand-in.js';
 import { floodCell, pipelinedFlood } from './lib/flood.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -381,6 +381,19 @@ async function appraisalScenario(): Promise<void> {
     met: f.appraisal.p50 <= 50,
   });
   console.error(`appraisal: p50 ${us(f.appraisal.p50)}, sentiment p50 ${us(f.sentiment.p50)}, weights ${f.modelBytes} bytes`);
+  // The worst message, whichever it is: what one visitor can make the service spend on a reading.
+  const [name, worst] = Object.entries(f.worst).sort(([, a], [, b]) => b.appraisal.p99 - a.appraisal.p99)[0]!;
+  const ms = (value: number) => `${(value / 1000).toFixed(2)} ms`;
+  rows.push({
+    scenario: `reading the costliest 4,000-character message (of one word, \`!\` runs, an emoji flood, zalgo: ${name}; p99 of 200)`,
+    product: `${ms(worst.appraisal.p99)} (p50 ${ms(worst.appraisal.p50)})`,
+    baseline: `${ms(worst.sentiment.p99)} (p50 ${ms(worst.sentiment.p50)}) sentiment alone`,
+    ratio: worst.appraisal.p99 / worst.sentiment.p99,
+    target: 'p99 ≤ 5 ms',
+    met: worst.appraisal.p99 <= 5000,
+  });
+  for (const [kind, cost] of Object.entries(f.worst))
+    console.error(`appraisal, 4,000 characters of ${kind}: p50 ${us(cost.appraisal.p50)}, p99 ${us(cost.appraisal.p99)}`);
 }
 
 /**
@@ -428,6 +441,44 @@ async function streamScenario(): Promise<void> {
   } finally {
     await chat.stop();
     await direct.stop();
+  }
+}
+
+/**
+ * What the second reader costs a visitor: 50 streamed chats at once with APPRAISAL=model against
+ * APPRAISAL=local, the stand-in answering each reading after READING_MS. The reading is asked beside
+ * the reply, never before it: the first token should not move. The stand-in counts the readings
+ * and what they sent, for the cost per chat.
+ */
+async function secondReaderScenario(): Promise<void> {
+  const model = await startServerProcess('chat', { BENCH_APPRAISAL: 'model' });
+  const local = await startServerProcess('chat');
+  try {
+    const [chatsBefore, askedBefore] = [(await model.stats()).chats ?? 0, await provider.stats()];
+    const { product, base } = await alternatingStreams(`${model.url}/api/chat`, `${local.url}/api/chat`, 50, {
+      count: rounds * 3,
+      roundSeconds: seconds / 3,
+    });
+    const chats = ((await model.stats()).chats ?? 0) - chatsBefore;
+    const askedAfter = await provider.stats();
+    const readings = (askedAfter.readings ?? 0) - (askedBefore.readings ?? 0);
+    const chars = (askedAfter.readingChars ?? 0) - (askedBefore.readingChars ?? 0);
+    const p50 = (f: StreamFigures) => quantile(f.firstTokenMs, 0.5);
+    const ttft = (f: StreamFigures) =>
+      `first token p50 ${p50(f).toFixed(1)} ms, p99 ${quantile(f.firstTokenMs, 0.99).toFixed(1)} ms (${f.streams} streams${f.errors ? `, ${f.errors} errors` : ''})`;
+    const ratio = p50(product) / p50(base);
+    rows.push({
+      scenario: `APPRAISAL=model, 50 streamed chats at once, the reading answered after ${READING_MS} ms: first token (p50); ${(readings / Math.max(1, chats)).toFixed(2)} extra requests a chat, ${Math.round(chars / Math.max(1, readings))} characters each`,
+      product: ttft(product),
+      baseline: `${ttft(base)} with APPRAISAL=local`,
+      ratio,
+      target: '≤ 1.1 (the same within noise)',
+      met: ratio <= 1.1 && product.errors === 0,
+    });
+    console.error(`second reader: first token ratio ${ratio.toFixed(2)}, ${readings} readings for ${chats} chats, ${chars} characters`);
+  } finally {
+    await model.stop();
+    await local.stop();
   }
 }
 
@@ -647,6 +698,7 @@ async function resumeScenario(): Promise<void> {
 const SCENARIOS: Record<string, () => Promise<void>> = {
   memory: sessionMemoryScenario,
   appraisal: appraisalScenario,
+  reading: secondReaderScenario,
   inspector: inspectorScenario,
   http: async () => {
     const baseline = await startServerProcess('baseline');

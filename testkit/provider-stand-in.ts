@@ -14,6 +14,8 @@ export interface ChatCompletionBody {
   /** Asked for a streamed reply: a 200 completion then goes out as an event stream, word by word. */
   readonly stream?: boolean;
   readonly messages: readonly { readonly role: string; readonly content: string }[];
+  /** Set by the second reader (APPRAISAL=model): it asks for the appraisal's JSON schema. */
+  readonly response_format?: unknown;
 }
 
 /** One request to the stand-in. */

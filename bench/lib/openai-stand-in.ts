@@ -14,10 +14,24 @@ const BENCH_MODEL = 'bench-model';
 export const STREAM_TOKENS = Number(process.env.BENCH_TOKENS ?? 30);
 export const TOKEN_MS = Number(process.env.BENCH_TOKEN_MS ?? 20);
 
-/** The bench's provider: it lists the bench model, and each completion names the messages it read (streamed when asked). */
+/** How long the second reader's answer takes (`BENCH_READING_MS`): a model reading one message. */
+export const READING_MS = Number(process.env.BENCH_READING_MS ?? 300);
+
+/** What the stand-in was asked, for the bench's cost rows: second readings, and the characters they sent. */
+export const asked = { readings: 0, readingChars: 0 };
+
+/** The second reader's answer: a valid reading, after READING_MS. */
+const READING = JSON.stringify({ joy: 0.6, sadness: 0.05, anger: 0.05, fear: 0.05, curiosity: 0.15, neutral: 0.1 });
+
+/** The bench's provider: it lists the bench model, each completion names the messages it read (streamed when asked), and it reads as the second reader. */
 export const benchProvider: ProviderBehaviour = (request, body) => {
   if (request.url.endsWith('/models')) return json(200, modelList(BENCH_MODEL));
   if (!request.url.endsWith('/chat/completions')) return json(404, { error: { message: 'not found' } });
+  if (body?.response_format !== undefined) {
+    asked.readings += 1;
+    asked.readingChars += body.messages.reduce((sum, { content }) => sum + content.length, 0);
+    return new Promise((resolve) => setTimeout(() => resolve(json(200, completion(READING, body.model))), READING_MS));
+  }
   if (body?.stream) return eventStream(streamedCompletion());
   return json(200, completion(`I read ${body?.messages.length ?? 0} messages. Tell me more!`, body?.model ?? BENCH_MODEL));
 };

@@ -1,4 +1,5 @@
 // The chat service as `hub serve` runs it (debug logging off), its provider the stand-in at BENCH_PROVIDER_URL.
+// BENCH_APPRAISAL=model reads each message with the stand-in as second reader, as APPRAISAL=model does.
 // BENCH_REDIS_URL (and BENCH_REDIS_PREFIX) make it one replica on that Redis, as REDIS_URL does.
 // Otherwise it keeps its state in the embedded store, as `hub serve` does; BENCH_STORE=memory keeps it in the process only.
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +21,7 @@ const config = loadChatConfig({
   DEBUG: '0',
   REDIS_URL: process.env.BENCH_REDIS_URL,
   REDIS_PREFIX: process.env.BENCH_REDIS_PREFIX,
+  APPRAISAL: process.env.BENCH_APPRAISAL,
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;
@@ -33,6 +35,8 @@ const phase = await system?.settled();
 if (phase !== 'ready') throw new Error(`the chat system did not get ready: ${String(phase)}`);
 
 let writes = 0;
+let chats = 0;
 service.bus.on('persistence.saved').subscribe(() => (writes += 1));
+service.bus.on('mood.changed').subscribe(({ change }) => change.kind === 'chat' && (chats += 1));
 process.once('SIGTERM', () => void service.close().then(() => process.exit(0)));
-reportListening(service.address, () => ({ ...memoryAfterGc(), writes }));
+reportListening(service.address, () => ({ ...memoryAfterGc(), writes, chats }));

@@ -220,15 +220,21 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
     const call = chat.stream ?? new AbortController();
     inFlight.add(call);
     let response: string;
+    let asked = false;
     try {
       const replying = chat.stream
         ? writer.stream(messages, call, (piece) => {
             chat.partial += piece;
             publishLate(bus, { type: 'chat.token', correlationId, text: piece });
+            // Once the first piece is out: the reading's request never competes with the first token.
+            if (!asked) {
+              asked = true;
+              askSecondReader(chat);
+            }
           })
         : writer.complete(messages, call.signal);
-      // After the reply's request, never before it: the first token waits for nothing.
-      askSecondReader(chat);
+      // A JSON chat answers at the end: its reading runs beside the whole reply.
+      if (!chat.stream) askSecondReader(chat);
       response = await replying;
     } catch (error) {
       chat.second?.call.abort();

@@ -5,6 +5,7 @@ import { MODEL_FORMAT, WEIGHT_SCALE, modelFromFile } from '../../src/appraisal/m
 import { roundAppraisal } from '../../src/emotions/model.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { EMOTION_NAMES, type EmotionName } from '../../src/emotions/emotions.js';
+import { worstCaseMessages } from '../../testkit/worst-messages.js';
 
 // Messages of the kind people type to an assistant (not GoEmotions' Reddit comments), written here.
 const CLEAR: Record<EmotionName, readonly string[]> = {
@@ -136,9 +137,7 @@ t.test('reading is the most probable of the six; also names a second emotion onl
 
 t.test('reading is linear in the message: a long run is cut before it is tokenized', async (t) => {
   const model = await loadShippedModel();
-  const worst = { 'one word': 'a', '! runs': '!', 'emoji flood': '😡', zalgo: 'z̷̡̛̖̗' };
-  for (const [name, unit] of Object.entries(worst)) {
-    const text = unit.repeat(Math.ceil(4000 / unit.length)).slice(0, 4000);
+  for (const [name, text] of Object.entries(worstCaseMessages(4000))) {
     const tokens = readTokens(text);
     t.ok(
       tokens.every(({ word }) => [...word].length <= MAX_RUN),
