@@ -89,3 +89,23 @@ t.test('--model without LLM_API_KEY says what to set on stderr and exits 3, aski
   t.equal(stderr, `${MODEL_KEY_MISSING}\n`);
   t.match(MODEL_KEY_MISSING, /set LLM_API_KEY .*LLM_BASE_URL and LLM_MODEL/);
 });
+
+t.test('--model on a terminal: a table row each, with who read it', async (t) => {
+  const tty = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
+  t.teardown(() => {
+    if (tty) Object.defineProperty(process.stdout, 'isTTY', tty);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  });
+  const provider = mockedProvider();
+  provider.completions().reply(200, completion(JSON.stringify(FEARFUL)));
+  provider.completions().reply(503, { error: { message: 'busy' } });
+  const { exitCode, stdout } = await appraiseWith({ ...ENV, MAX_MESSAGE_LENGTH: '30' }, 'I am so scared', 'I am so happy', 'x'.repeat(31));
+  process.exitCode = undefined;
+  t.equal(exitCode, 1, 'the over-long text makes the exit 1');
+  const rows = stdout.trimEnd().split('\n');
+  t.match(rows[0], /^text +reading +joy +sadness +anger +fear +curiosity +source +cues$/);
+  t.match(rows[1], /^I am so scared +fear +0\.05 +0\.05 +0\.05 +0\.80 +0\.00 +model +scared$/, 'both read fear: the local cues stay');
+  t.match(rows[2], /^I am so happy +joy .* local +happy$/);
+  t.match(rows[3], /^line 3 +longer than MAX_MESSAGE_LENGTH \(31 > 30 characters\)$/);
+});
