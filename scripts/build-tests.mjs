@@ -11,7 +11,7 @@ const OUT = 'dist-test';
 // Files the compiled code finds next to itself (`new URL('../fixtures/…', import.meta.url)`,
 // the page's public/ folder, package.json for the hub client's User-Agent): linked, not copied,
 // so they are always the repository's own.
-const LINKED = ['package.json', 'public', 'models', 'data', 'test/fixtures'];
+const LINKED = ['package.json', 'public', 'models', 'data', 'docs', 'test/fixtures'];
 
 rmSync(OUT, { recursive: true, force: true }); // no compiled test outlives its source
 const tsc = (...args) =>

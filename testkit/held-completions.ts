@@ -26,7 +26,10 @@ export function heldProvider() {
   return { body, aborted, fetch: provider.fetch, completions: () => provider.prompts.length };
 }
 
-/** Every completion call streams what the test writes to its own body (`calls[i].body`), beside the messages it was sent. */
+/**
+ * Every completion call streams what the test writes to its own body (`calls[i].body`), beside the
+ * messages it was sent; `provider` serves the same on a loopback port for a service in another process.
+ */
 export function heldCalls() {
   const calls: { readonly body: PassThrough; readonly messages: ChatCompletionBody['messages'] }[] = [];
   const provider = providerStandIn(
@@ -37,5 +40,5 @@ export function heldCalls() {
       return eventStream(asWebStream(body));
     }),
   );
-  return { calls, fetch: provider.fetch };
+  return { calls, fetch: provider.fetch, provider };
 }

@@ -4,7 +4,7 @@
 // a loopback port, for a service in a child process (which neither an injected fetch nor nock reaches).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { completion, completionStream, modelList } from './provider-wire.js';
 
@@ -186,7 +186,8 @@ async function serve(stand: ProviderStandIn, request: IncomingMessage, response:
   if (response.destroyed) return;
   response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
   if (typeof answer.body === 'string') response.end(answer.body);
-  else Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>).pipe(response);
+  // A caller that goes away (a killed service) ends the stream with an error: it is nobody's to handle.
+  else pipeline(Readable.fromWeb(answer.body as NodeReadableStream<Uint8Array>), response, () => undefined);
 }
 
 /** A stand-in served on a loopback port; its `baseURL` (`…/v1`) is for LLM_BASE_URL. */

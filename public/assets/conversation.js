@@ -83,6 +83,12 @@ function addReplyCopy(item) {
 /** How often the messages' times are said again ("just now" ages). */
 const TIMES_MS = 60_000;
 
+/** The end of a turn that died with the process writing it, as the page says it (a replica's death says the same through Redis). */
+const LOST_REPLY = {
+  error: 'The service stopped before this reply ended: your message changed nothing. Please send it again.',
+  code: 'TURN_LOST',
+};
+
 const ROUTES = { chat: '/api/chat', regenerate: '/api/chat/regenerate', edit: '/api/chat/edit' };
 
 export function mountConversation(bus) {
@@ -107,6 +113,8 @@ export function mountConversation(bus) {
   /** A New conversation that can still be undone. */
   let pendingClear;
   let lastMessages = [];
+  /** Errors said so far: a history read while one was said is older than the page. */
+  let errorsSaid = 0;
 
   const setActivity = (activity) => bus.emit('activity', activity);
   const giveBack = (text) => bus.emit('restore', { text });
@@ -127,6 +135,7 @@ export function mountConversation(bus) {
   }
 
   function say(kind, text, at) {
+    if (kind === 'error') errorsSaid += 1;
     const { item, body } = bubble(kind, at);
     if (kind === 'bot') renderReply(body, text);
     else body.textContent = text;
@@ -294,12 +303,43 @@ export function mountConversation(bus) {
         }
       }
     };
+    // The service stopped answering: "Thinking…" would be a promise nobody keeps, so it says so instead.
+    let unreachable;
+    const trouble = (on) => {
+      if (on && !unreachable) {
+        doneThinking();
+        unreachable = say('error', 'Cannot reach the service. Still trying: the reply shows here if it comes back.');
+        unreachable.classList.add('trouble');
+      } else if (!on) {
+        unreachable?.remove();
+        unreachable = undefined;
+      }
+    };
     const end = () => {
       cancelAnimationFrame(drawing);
       doneThinking();
+      trouble(false);
       setActivity('idle');
     };
-    return { handle, end };
+    const heard = (event, data) => {
+      trouble(false);
+      handle(event, data);
+    };
+    return { handle: heard, trouble, end };
+  }
+
+  /**
+   * Whether the service's history holds the turn's exchange: a turn it no longer keeps either ended
+   * while the page was away (kept) or died with the process writing it (lost). Unknown counts as
+   * kept: better say nothing than something false.
+   */
+  async function inHistory(turn) {
+    try {
+      const { response, body } = await getJson('/api/history');
+      return !response.ok || !Array.isArray(body.messages) || body.messages.some((message) => message.turn === turn);
+    } catch {
+      return true;
+    }
   }
 
   /** A rejection before the stream (JSON, the statuses of docs/specification.md#chat): says why, and gives the message back. */
@@ -315,11 +355,13 @@ export function mountConversation(bus) {
 
   /** Shows the history again, as the service keeps it (after a reply of another tab, a regenerate, an edit). */
   async function refresh() {
+    const before = errorsSaid;
     try {
       const { response, body } = await getJson('/api/history');
       if (!response.ok || !Array.isArray(body.messages)) return false;
       // A reply of this tab or another, still growing, stays as it is; the next refresh shows it kept.
-      if (sending || followed.size > 0) return true;
+      // An error said meanwhile (a lost reply) is in no history: the history read before it would hide it.
+      if (sending || followed.size > 0 || errorsSaid !== before) return true;
       render(body.messages);
       return true;
     } catch {
@@ -354,7 +396,11 @@ export function mountConversation(bus) {
       if (ownTurn) ownTurns.add(ownTurn);
       known();
       tellTurns();
-      outcome = await followTurn(ownTurn, view.handle, { response });
+      outcome = await followTurn(ownTurn, view.handle, { response, onTrouble: view.trouble });
+      if (outcome === 'gone' && !(await inHistory(ownTurn))) {
+        view.handle('error', LOST_REPLY);
+        outcome = 'error';
+      }
     } catch {
       outcome = 'unreachable';
     } finally {
@@ -382,21 +428,25 @@ export function mountConversation(bus) {
     follow.view.end();
     followed.delete(turn);
     tellTurns();
-    void refresh();
+    // A lost turn is in no history: showing the history again would take the word of it away.
+    if (data?.code !== 'TURN_LOST') void refresh();
   }
 
   /** Reads a followed turn's frames after the last one shown (after a reload, or the feed's drop); the feed brings the rest too. */
   function catchUp(turn) {
     const follow = followed.get(turn);
     if (follow === undefined) return;
-    void followTurn(turn, (event, data, id) => deliver(turn, id, event, data), { after: follow.last }).then((outcome) => {
+    const frame = (event, data, id) => deliver(turn, id, event, data);
+    void followTurn(turn, frame, { after: follow.last, onTrouble: follow.view.trouble }).then(async (outcome) => {
+      if (outcome !== 'gone') return;
+      const kept = await inHistory(turn);
+      if (followed.get(turn) !== follow) return;
+      if (!kept) return frame('error', LOST_REPLY, follow.last + 1);
       // No longer kept: the history has it.
-      if (outcome === 'gone' && followed.get(turn) === follow) {
-        follow.view.end();
-        followed.delete(turn);
-        tellTurns();
-        void refresh();
-      }
+      follow.view.end();
+      followed.delete(turn);
+      tellTurns();
+      void refresh();
     });
   }
 

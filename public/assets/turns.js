@@ -4,8 +4,11 @@
 // or the tab is shown again.
 import { eventFrames } from './event-frames.js';
 
-/** Tries before a turn counts as unreachable: about a minute of waits. */
+/** Tries before a turn counts as unreachable: about half a minute of waits. */
 const MAX_FAILURES = 25;
+
+/** Failed tries before the page says the service cannot be reached (about 2 s), while it keeps trying. */
+const TROUBLE_AFTER = 3;
 
 /** Resolves after `ms`, or as soon as the browser is back online or the tab shown again. */
 function retryAfter(ms) {
@@ -25,15 +28,18 @@ function retryAfter(ms) {
   });
 }
 
-const backoff = (failures) => Math.min(3000, 150 * 2 ** Math.min(failures, 5));
+// At most a second between tries: a supervised service is back within a few seconds, and a lost
+// reply must be said within five.
+const backoff = (failures) => Math.min(1000, 150 * 2 ** Math.min(failures, 5));
 
 /**
  * Calls `onFrame(event, data, id)` for each frame of the turn after `after`, once, until `done` or
  * `error`, which it resolves with; `gone` when the service no longer keeps the turn (its reply is in
- * the history), `unreachable` after a minute without the service. `response` is the stream already
- * open (the chat's own).
+ * the history, or it was lost with the process writing it), `unreachable` after half a minute without
+ * the service. `response` is the stream already open (the chat's own). `onTrouble(true)` once the
+ * service has not answered a few tries in a row, `onTrouble(false)` when it answers again.
  */
-export async function followTurn(turn, onFrame, { response, after = 0 } = {}) {
+export async function followTurn(turn, onFrame, { response, after = 0, onTrouble = () => undefined } = {}) {
   let last = after;
   let open = response;
   let failures = 0;
@@ -46,6 +52,7 @@ export async function followTurn(turn, onFrame, { response, after = 0 } = {}) {
           headers: { accept: 'text/event-stream', ...(last > 0 ? { 'last-event-id': String(last) } : {}) },
         }));
       open = undefined;
+      if (failures >= TROUBLE_AFTER) onTrouble(false);
       if (stream.status === 404) return 'gone';
       if (stream.ok) {
         for await (const { event, data, id } of eventFrames(stream)) {
@@ -62,6 +69,7 @@ export async function followTurn(turn, onFrame, { response, after = 0 } = {}) {
       // Dropped: followed again below, from the last frame seen.
     }
     failures += 1;
+    if (failures === TROUBLE_AFTER) onTrouble(true);
     if (failures > MAX_FAILURES) return 'unreachable';
     await retryAfter(backoff(failures));
   }

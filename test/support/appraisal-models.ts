@@ -1,5 +1,17 @@
-import { APPRAISAL_LABELS, type AppraisalModel } from '../../src/appraisal/appraisal.js';
+import { APPRAISAL_LABELS, type AppraisalLabel, type AppraisalModel } from '../../src/appraisal/appraisal.js';
 import { readTokens } from '../../src/appraisal/features.js';
+
+/** Weights in which each word of `leanings` adds `weight` (in logits) to its label, over a bias of `neutralBias` for neutral. */
+export function wordReader(leanings: Readonly<Record<string, AppraisalLabel>>, weight: number, neutralBias: number): AppraisalModel {
+  const width = APPRAISAL_LABELS.length;
+  const words = Object.entries(leanings);
+  const rows = new Map(words.map(([word], row) => [readTokens(word)[0]!.key, row]));
+  const weights = new Float64Array(rows.size * width);
+  words.forEach(([, label], row) => {
+    weights[row * width + APPRAISAL_LABELS.indexOf(label)] = weight;
+  });
+  return { rows, weights, bias: APPRAISAL_LABELS.map((label) => (label === 'neutral' ? neutralBias : 0)) };
+}
 
 /**
  * Weights that read every message as neutral (p(neutral) ≈ 1), so that a chat only decays the mood:
@@ -7,13 +19,5 @@ import { readTokens } from '../../src/appraisal/features.js';
  * ("furious", "terrified") still lean their way, so that the system accepts the weights.
  */
 export function neutralReader(): AppraisalModel {
-  const width = APPRAISAL_LABELS.length;
-  const rows = new Map([
-    [readTokens('furious')[0]!.key, 0],
-    [readTokens('terrified')[0]!.key, 1],
-  ]);
-  const weights = new Float64Array(rows.size * width);
-  weights[0 * width + APPRAISAL_LABELS.indexOf('anger')] = 1;
-  weights[1 * width + APPRAISAL_LABELS.indexOf('fear')] = 1;
-  return { rows, weights, bias: APPRAISAL_LABELS.map((label) => (label === 'neutral' ? 60 : 0)) };
+  return wordReader({ furious: 'anger', terrified: 'fear' }, 1, 60);
 }

@@ -21,17 +21,21 @@ const EKMAN_TO_LABEL: Readonly<Record<string, AppraisalLabel>> = {
   surprise: 'curiosity',
 };
 
-/** The label of each line of labels.txt (the ids the TSV files use). */
-export function labelIds(labelsText: string): number[] {
+/** The data's own label names: the lines of labels.txt, whose order gives the ids the TSV files use. */
+export function labelNames(labelsText: string): string[] {
   return labelsText
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '')
-    .map((name) => {
-      const label = EKMAN_TO_LABEL[name];
-      if (label === undefined) throw new Error(`labels.txt: unknown label ${JSON.stringify(name)}`);
-      return APPRAISAL_LABELS.indexOf(label);
-    });
+    .filter((line) => line !== '');
+}
+
+/** The label of each line of labels.txt (the ids the TSV files use). */
+export function labelIds(labelsText: string): number[] {
+  return labelNames(labelsText).map((name) => {
+    const label = EKMAN_TO_LABEL[name];
+    if (label === undefined) throw new Error(`labels.txt: unknown label ${JSON.stringify(name)}`);
+    return APPRAISAL_LABELS.indexOf(label);
+  });
 }
 
 /** Parses a split: `text<TAB>ids<TAB>comment id` a line; the ids become distinct labels. */
@@ -53,4 +57,23 @@ export async function readGoEmotions(folder: URL): Promise<{ train: Example[]; d
   const read = (name: string) => readFile(new URL(name, folder), 'utf8');
   const ids = labelIds(await read('labels.txt'));
   return { train: parseSplit(await read('train.tsv'), ids, 'train.tsv'), dev: parseSplit(await read('dev.tsv'), ids, 'dev.tsv') };
+}
+
+/**
+ * The dev split read two ways: `examples` in the product's labels (as training reads it) and
+ * `ekman` in the data's own (indices into `names`: disgust apart from anger, surprise as surprise).
+ */
+export async function readDevSplit(folder: URL): Promise<{ names: string[]; ekman: Example[]; examples: Example[] }> {
+  const labelsText = await readFile(new URL('labels.txt', folder), 'utf8');
+  const tsv = await readFile(new URL('dev.tsv', folder), 'utf8');
+  const names = labelNames(labelsText);
+  return {
+    names,
+    ekman: parseSplit(
+      tsv,
+      names.map((_, id) => id),
+      'dev.tsv',
+    ),
+    examples: parseSplit(tsv, labelIds(labelsText), 'dev.tsv'),
+  };
 }
