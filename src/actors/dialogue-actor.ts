@@ -14,7 +14,7 @@ import {
 import type { Appraisal, Emotions, Sentiment } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
 import type { MoodLedger } from '../mood-ledger/mood-ledger.js';
-import type { AppraisalReader } from '../providers/appraisal-reader.js';
+import { modelAppraisal, UnusableAppraisalError, type AppraisalReader, type ModelReading } from '../providers/appraisal-reader.js';
 import { createReplyWriter, systemPrompt, type ChatMessage } from '../providers/reply-writer.js';
 import { isoStamps, type Clock } from '../runtime/clock.js';
 
@@ -66,7 +66,7 @@ interface Chat {
   /** How the message read, once `sentiment.analyzed` said (a regenerate's is not read again); the model's reading replaces it when used. */
   reading?: { readonly sentiment: Sentiment; readonly appraisal: Appraisal };
   /** The chat model's reading under way (`APPRAISAL=model`), asked once the reply was. */
-  second?: { readonly reading: Promise<Omit<Appraisal, 'cues'>>; readonly call: AbortController };
+  second?: { readonly reading: Promise<ModelReading>; readonly call: AbortController };
   /** Set once the model replied: from then on the chat waits for its own change to come back from the ledger, and cannot be stopped. */
   response?: string;
 }
@@ -261,7 +261,7 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
       }
       return reply(correlationId, response);
     }
-    chat.reading = { ...chat.reading!, appraisal: await settledAppraisal(chat.reading!.appraisal, chat.second) };
+    chat.reading = { ...chat.reading!, appraisal: await settledAppraisal(correlationId, chat.reading!.appraisal, chat.second) };
     commit(correlationId, chat, response, chat.reading);
   }
 
@@ -278,22 +278,37 @@ export const dialogueActor = fromCallback<EventObject, DialogueInput>(({ input }
 
   /**
    * The appraisal the chat commits with: the chat model's when it is valid and comes before the
-   * reply's end plus `waitMs`, else the local one. The model's reading keeps the local cues (words the
-   * visitor wrote) when both read the same strongest emotion, none otherwise.
+   * reply's end plus `waitMs`, else the local one (`modelAppraisal` says which cues it keeps). What
+   * the model's reading came to, and cost, goes out as `appraisal.model.read`.
    */
-  async function settledAppraisal(local: Appraisal, pending: Chat['second']): Promise<Appraisal> {
+  async function settledAppraisal(correlationId: string, local: Appraisal, pending: Chat['second']): Promise<Appraisal> {
     if (second === undefined || pending === undefined) return { ...local, source: 'local' };
+    const { model } = second.reader;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, second.waitMs, undefined);
     });
     try {
-      const model = await Promise.race([pending.reading, late]);
-      if (model !== undefined) return { ...model, cues: model.strongest === local.strongest ? local.cues : [], source: 'model' };
+      const read = await Promise.race([pending.reading, late]);
+      if (read !== undefined) {
+        const { appraisal, usage } = read;
+        publishLate(bus, {
+          type: 'appraisal.model.read',
+          correlationId,
+          model,
+          outcome: 'used',
+          reading: appraisal.reading,
+          ...(usage ? { usage } : {}),
+        });
+        return modelAppraisal(appraisal, local);
+      }
+      publishLate(bus, { type: 'appraisal.model.read', correlationId, model, outcome: 'late' });
       second.warn(
-        `the second reader (model ${second.reader.model}) did not read within ${second.waitMs} ms of the reply's end; the local reading is used`,
+        `the second reader (model ${model}) did not read within ${second.waitMs} ms of the reply's end; the local reading is used`,
       );
     } catch (error) {
+      const usage = error instanceof UnusableAppraisalError ? error.usage : undefined;
+      publishLate(bus, { type: 'appraisal.model.read', correlationId, model, outcome: 'failed', ...(usage ? { usage } : {}) });
       second.warn(`the second reader failed (${second.reader.describe(error)}); the local reading is used`);
     } finally {
       clearTimeout(timer);

@@ -2,7 +2,7 @@ import { spawnChild } from 'xstate';
 import type { ChatConfig, ProviderConfig } from '../config/chat-config.js';
 import type { AppraisalModel } from '../appraisal/appraisal.js';
 import { loadShippedModel } from '../appraisal/shipped-model.js';
-import { createAppraisalReader } from '../providers/appraisal-reader.js';
+import { configuredAppraisalReader } from '../providers/appraisal-reader.js';
 import { sameProvider } from '../providers/validate-key.js';
 import { onceAWhile } from '../runtime/once-a-while.js';
 import type { SecondReader } from './dialogue-actor.js';
@@ -263,11 +263,11 @@ export function initializingState(machine: SystemSetup, services: SystemServices
 
 /** `APPRAISAL=model`: the chat model on the `LLM_*` provider reads each message too; its failures warn once a minute. */
 function secondReaderOf(services: SystemServices): { secondReader?: SecondReader } {
-  const { appraisal, primary, providerTimeoutMs } = services.config;
+  const { appraisal } = services.config;
   if (appraisal?.source !== 'model') return {};
   return {
     secondReader: {
-      reader: createAppraisalReader({ provider: primary, model: appraisal.model, timeoutMs: providerTimeoutMs, fetch: services.fetch }),
+      reader: configuredAppraisalReader(services.config, services.fetch),
       waitMs: appraisal.waitMs,
       warn: onceAWhile(services.clock, 60_000, (line) => services.logger.warn(line)),
     },

@@ -212,6 +212,23 @@ export const SentimentAnalyzedSchema = Event('sentiment.analyzed', {
 export type SentimentAnalyzed = Readonly<Static<typeof SentimentAnalyzedSchema>>;
 
 /**
+ * `APPRAISAL=model`: what the chat model's reading of a chat's new message came to, once the chat
+ * settled on the reading it commits with: `used`, or why not (`failed`, `late`: the local reading
+ * was used), with what the extra request took when the provider's answer said (`usage`, its
+ * prompt and completion tokens). Labels and numbers only: the cost of the second reader, for the log.
+ */
+export const AppraisalModelReadSchema = Event('appraisal.model.read', {
+  correlationId,
+  /** The model asked (`APPRAISAL_MODEL`). */
+  model: Type.String(),
+  outcome: Type.Enum(['used', 'failed', 'late']),
+  /** The model's reading (`used` only). */
+  reading: Type.Optional(Type.Enum([...EMOTION_NAMES, 'neutral'])),
+  usage: Type.Optional(Type.Object({ prompt: Type.Number({ minimum: 0 }), completion: Type.Number({ minimum: 0 }) })),
+});
+export type AppraisalModelRead = Readonly<Static<typeof AppraisalModelReadSchema>>;
+
+/**
  * The mood changed: the mood ledger delivered one change (a committed chat, a drift tick, or a
  * shared snapshot), the mood actor folded it (`foldMoodChange`), and this is the change with the
  * whole state after it. The one event that carries a change of the mood: the front desk, the
@@ -358,6 +375,7 @@ export const EVENT_SCHEMAS = {
   'status.reported': StatusReportedSchema,
   'emotions.loaded': EmotionsLoadedSchema,
   'sentiment.analyzed': SentimentAnalyzedSchema,
+  'appraisal.model.read': AppraisalModelReadSchema,
   'mood.changed': MoodChangedSchema,
   'mood.why.requested': MoodWhyRequestedSchema,
   'mood.why.reported': MoodWhyReportedSchema,

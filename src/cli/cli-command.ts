@@ -15,6 +15,11 @@ export interface CliRuntime {
 // oclif.manifest.json, which would ship the build's whole environment (tokens included).
 let runtime: CliRuntime = { env: process.env, terminal: processTerminal };
 
+/** The runtime now: commands outside `CliCommand` read it here. */
+export function cliRuntime(): CliRuntime {
+  return runtime;
+}
+
 /** Swaps the runtime (tests run commands in-process); returns the one it replaced. */
 export function setCliRuntime(next: CliRuntime): CliRuntime {
   const previous = runtime;
@@ -27,7 +32,7 @@ export abstract class CliCommand extends Command {
   static override enableJsonFlag = true;
 
   protected get runtime(): CliRuntime {
-    return runtime;
+    return cliRuntime();
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { APPRAISAL_LABELS, readingOfProbabilities } from '../appraisal/appraisal.js';
-import type { ProviderConfig } from '../config/chat-config.js';
+import type { ChatConfig, ProviderConfig } from '../config/chat-config.js';
 import type { Appraisal } from '../emotions/emotions.js';
 import { createProviderClient, describeProviderError } from './openai-client.js';
 
@@ -38,9 +38,24 @@ export function appraisalRequest(model: string, message: string): ChatCompletion
   };
 }
 
+/** The tokens one request took, as the provider's `usage` counts them. */
+export interface TokenUsage {
+  readonly prompt: number;
+  readonly completion: number;
+}
+
 /** A model's answer that cannot be used as a reading; the message says why. */
 export class UnusableAppraisalError extends Error {
   override readonly name = 'UnusableAppraisalError';
+  /** What the answer still cost, when it said. */
+  usage?: TokenUsage;
+}
+
+/** The provider's token counts in an answer, when it carries them (not every OpenAI-compatible server does). */
+function usageOf(completion: unknown): TokenUsage | undefined {
+  const usage = (completion as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+  const { prompt_tokens: prompt, completion_tokens: answer } = usage ?? {};
+  return typeof prompt === 'number' && typeof answer === 'number' ? { prompt, completion: answer } : undefined;
 }
 
 /**
@@ -66,10 +81,25 @@ export function readingOfAnswer(content: string): Omit<Appraisal, 'cues'> {
   return readingOfProbabilities(values.map((value) => value / sum));
 }
 
+/** A model's reading of one message, and what its request took. */
+export interface ModelReading {
+  readonly appraisal: Omit<Appraisal, 'cues'>;
+  /** Absent when the answer did not say. */
+  readonly usage?: TokenUsage;
+}
+
+/**
+ * The appraisal a model's reading makes: the model's numbers, with the local reading's cues (words
+ * the visitor wrote) when both read the same strongest emotion, none otherwise.
+ */
+export function modelAppraisal(model: Omit<Appraisal, 'cues'>, local: Appraisal): Appraisal {
+  return { ...model, cues: model.strongest === local.strongest ? local.cues : [], source: 'model' };
+}
+
 /** The chat model as a second reader of a visitor's message (`APPRAISAL=model`). */
 export interface AppraisalReader {
   /** The model's reading of `message`; rejects when the call fails or the answer is unusable (see `describe`). */
-  read(message: string, signal: AbortSignal): Promise<Omit<Appraisal, 'cues'>>;
+  read(message: string, signal: AbortSignal): Promise<ModelReading>;
   /** One line saying why a reading failed, never the key. */
   describe(error: unknown): string;
   /** The model asked. */
@@ -91,11 +121,25 @@ export function createAppraisalReader({ provider, model = provider.model, timeou
     model,
     async read(message, signal) {
       const completion = await client.chat.completions.create(appraisalRequest(model, message), { signal });
-      const content = (completion as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
-      if (typeof content !== 'string') throw new UnusableAppraisalError('the answer holds no message content');
-      return readingOfAnswer(content);
+      const usage = usageOf(completion);
+      try {
+        const content = (completion as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+        if (typeof content !== 'string') throw new UnusableAppraisalError('the answer holds no message content');
+        return { appraisal: readingOfAnswer(content), ...(usage ? { usage } : {}) };
+      } catch (error) {
+        if (error instanceof UnusableAppraisalError && usage) error.usage = usage;
+        throw error;
+      }
     },
     describe: (error) =>
       `model ${model}: ${error instanceof UnusableAppraisalError ? error.message : describeProviderError(error, provider.apiKey)}`,
   };
+}
+
+/** The second reader `hub serve` and `hub appraise --model` ask: `APPRAISAL_MODEL` on the `LLM_*` provider. */
+export function configuredAppraisalReader(
+  { primary, appraisal, providerTimeoutMs }: Pick<ChatConfig, 'primary' | 'appraisal' | 'providerTimeoutMs'>,
+  fetch?: typeof globalThis.fetch,
+): AppraisalReader {
+  return createAppraisalReader({ provider: primary, model: appraisal?.model, timeoutMs: providerTimeoutMs, fetch });
 }

@@ -99,5 +99,6 @@ t.test('a reply lost to a crash is said on every tab, the message back in the bo
   t.equal(await one.locator('.message.thinking').count(), 0, 'the page stopped "Thinking…" and says why');
   await one.screenshot({ path: join(dir, 'unreachable.png') });
   t.same(problems, [], 'no page error');
-  if (process.env.LOST_REPLY_SHOTS) execFileSync('cp', [join(dir, 'lost-reply.png'), join(dir, 'unreachable.png'), process.env.LOST_REPLY_SHOTS]);
+  if (process.env.LOST_REPLY_SHOTS)
+    execFileSync('cp', [join(dir, 'lost-reply.png'), join(dir, 'unreachable.png'), process.env.LOST_REPLY_SHOTS]);
 });

@@ -156,7 +156,37 @@ t.test('a chat: accepted, read as, replied, committed; a refusal says why; no te
   });
   t.equal(
     log.lines().at(-1)?.msg,
-    'chat #21 committed (read as fear by the model: 1 extra request): Triangle, joy 0.61, sadness 0.10, anger 0.05, fear 0.12, curiosity 0.40',
-    'APPRAISAL=model: who read it, and what it cost',
+    'chat #21 committed (read by the model): Triangle, joy 0.61, sadness 0.10, anger 0.05, fear 0.12, curiosity 0.40',
+    'APPRAISAL=model: whose reading moved the mood',
+  );
+  // What the second reader came to, and what its request took: the provider's token counts when it said them.
+  bus.publish({
+    type: 'appraisal.model.read',
+    correlationId: 'abc-21',
+    model: 'llama3.2',
+    outcome: 'used',
+    reading: 'fear',
+    usage: { prompt: 88, completion: 31 },
+  });
+  bus.publish({ type: 'appraisal.model.read', correlationId: 'abc-22', model: 'llama3.2', outcome: 'used', reading: 'joy' });
+  bus.publish({
+    type: 'appraisal.model.read',
+    correlationId: 'abc-23',
+    model: 'llama3.2',
+    outcome: 'failed',
+    usage: { prompt: 88, completion: 4 },
+  });
+  bus.publish({ type: 'appraisal.model.read', correlationId: 'abc-24', model: 'llama3.2', outcome: 'late' });
+  t.same(
+    log
+      .lines()
+      .slice(-4)
+      .map(({ msg }) => msg),
+    [
+      'chat #21 read as fear by the model llama3.2: 1 extra request, 88 prompt + 31 completion tokens',
+      'chat #22 read as joy by the model llama3.2: 1 extra request, tokens not reported',
+      "chat #23 read locally, the model llama3.2's reading failed: 1 extra request, 88 prompt + 4 completion tokens",
+      "chat #24 read locally, the model llama3.2's reading came too late: 1 extra request, tokens not reported",
+    ],
   );
 });

@@ -36,7 +36,10 @@ t.test(
     provider()
       .completions((body) => !isReading(body) && (order.push('reply'), true))
       .reply(200, completionStream('Oh, ', 'lovely!'), { 'content-type': 'text/event-stream' });
-    reading().reply(200, completion(JSON.stringify(FEARFUL)));
+    reading().reply(200, {
+      ...completion(JSON.stringify(FEARFUL)),
+      usage: { prompt_tokens: 88, completion_tokens: 31, total_tokens: 119 },
+    });
     const response = await streamedChat(visitor, 'I am so happy today!');
     const reader = new SseReader(response.body!);
     await reader.done;
@@ -51,6 +54,11 @@ t.test(
     t.equal(history.messages[0].appraisal.source, 'model');
     const why = await (await visitor.fetch('/api/mood/why')).json();
     t.match(why.changes.at(-1), { kind: 'chat', strongest: 'fear', source: 'model' });
+    t.same(
+      ofType(events, 'appraisal.model.read').map(({ outcome, model, reading, usage }) => ({ outcome, model, reading, usage })),
+      [{ outcome: 'used', model: 'reader-model', reading: 'fear', usage: { prompt: 88, completion: 31 } }],
+      'what the reading came to, with the provider’s token counts (what the log line says: test/service/terminal-lines.test.ts)',
+    );
 
     // 2. Each failure of the second reader: the chat answers, with the local reading, and the service stays up.
     const failures: [string, () => void][] = [
@@ -79,6 +87,11 @@ t.test(
     }
     const lastHistory = await (await visitor.fetch('/api/history')).json();
     t.match(lastHistory.messages.at(-2).appraisal, { source: 'local', strongest: 'joy', cues: ['happy'] });
+    t.same(
+      ofType(events, 'appraisal.model.read').map(({ outcome }) => outcome),
+      ['used', 'failed', 'failed', 'failed', 'late'],
+      'each fallback said, with why',
+    );
     t.equal(ofType(events, 'dialogue.failed').length, 0, 'never the model-failure policy');
     t.same(exits, [], 'ON_MODEL_FAILURE=exit did not end the service');
     const warnings = () => logs.filter((line) => line.level === 40 && /second reader/.test(String(line.msg)));
