@@ -37,6 +37,8 @@ import type { VisitorRelay } from '../turns/visitor-relay.js';
 export const POLL_INTERVAL_MS = 1000;
 
 export interface AppOptions {
+  /** Fastify's own 503 to a request that comes while the server closes (default true); see chat-service.ts. */
+  readonly return503OnClosing?: boolean;
   readonly bus: Bus;
   readonly clock: Clock;
   readonly logger: Logger;
@@ -82,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { bus, clock, logger, config } = options;
   const clientTimeoutMs = options.clientTimeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
   const app = Fastify({
+    return503OnClosing: options.return503OnClosing ?? true,
     // A client that trickles its headers or body is cut off (408) after clientTimeoutMs: Node checks
     // open requests every connectionsCheckingInterval (30 s by default, here at most 1 s).
     requestTimeout: clientTimeoutMs,

@@ -144,6 +144,9 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     redact: (text) => redactor.redact(text),
     turns: chosen.turns,
     visitors: chosen.visitors,
+    // Under --supervise a request that comes while this process closes goes through the hooks: sent
+    // on to the successor when this process failed (below), served while a stop lets it.
+    return503OnClosing: !options.handedConnections,
     ...options.app,
   }));
 
@@ -159,6 +162,14 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closingConnections) reply.header('connection', 'close');
     done(null, payload);
+  });
+  // Under --supervise the successor serves every new connection. A request that reaches this
+  // process on a kept-alive connection once it has failed is sent back to the same address on a new
+  // connection (307 keeps the method and the body; it changed nothing here), which the supervisor
+  // hands to the successor: the visitor gets its answer, not a 503 of a process on its way out.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (handed === undefined || !closingConnections) return done();
+    void reply.code(307).header('location', request.url).header('cache-control', 'no-store').send();
   });
   const draining = bus.on('system.phase.changed').subscribe(({ phase }) => {
     if (phase !== 'failed') return;

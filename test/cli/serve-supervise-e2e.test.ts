@@ -87,7 +87,7 @@ t.test('a model failure ends the child; the supervisor restarts it at once, with
     'the conversation is intact: the first exchange is in the next prompt',
   );
   const handOver = supervisor.lines.find((line) => line.component === 'supervisor' && /takes new connections now/.test(String(line.msg)));
-  t.match(handOver, { level: 40, cause: /dialogue/ }, "the supervisor's log says why the next service took over");
+  t.match(handOver, { level: 40, cause: /chat model replies/ }, "the supervisor's log says why the next service took over");
   t.equal(listens(supervisor.lines), 1, 'the port stayed open all along: the supervisor holds it');
   t.equal(
     provider.calls.filter((call) => call.endsWith('/models')).length,
