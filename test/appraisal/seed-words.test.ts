@@ -80,5 +80,9 @@ t.test('the shipped model carries rare emotion words to their kind', async (t) =
     t.equal(appraisal.reading, emotion, `"${text}": ${JSON.stringify(appraisal.emotions)}, neutral ${appraisal.neutral}`);
   }
   // The seeds are plain words: the rare ones above were found, not listed.
-  t.notOk(Object.values(SEED_WORDS).flat().some((word) => ['livid', 'enraged', 'forlorn'].includes(word)));
+  t.notOk(
+    Object.values(SEED_WORDS)
+      .flat()
+      .some((word) => ['livid', 'enraged', 'forlorn'].includes(word)),
+  );
 });
