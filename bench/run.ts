@@ -641,6 +641,41 @@ async function floodScenario(): Promise<void> {
   console.error(`flood: product ${product.cell}; bare ${baseline.cell}`);
 }
 
+/** The feed's flood: connections that open the page's stream and never read, a mood change every DRIFT_MS, for SECONDS. */
+const FEED_FLOOD = { connections: 200, requests: 1, seconds: 40, probeMs: 100, driftMs: 2 } as const;
+
+/**
+ * `GET /api/chat/feed` (every open tab holds it) on 200 connections that never read, while the mood
+ * changes every 2 ms, against the stream a user would write with Fastify alone (bare-feed.ts): the
+ * server's memory after 40 s (after GC) and `/health` meanwhile. The product drops a listener past
+ * its slow-reader bound; the bare stream keeps every frame for a reader that never comes.
+ */
+async function feedFloodScenario(): Promise<void> {
+  const measured: { cell: string; rssMb: number }[] = [];
+  for (const name of ['chat', 'bare-feed']) {
+    const server = await startServerProcess(name, { BENCH_DRIFT_MS: String(FEED_FLOOD.driftMs) });
+    try {
+      const before = await server.stats();
+      const flood = await pipelinedFlood(server.url, { ...FEED_FLOOD, path: '/api/chat/feed' }, () => server.stats());
+      const rssMb = ((flood.during.rss ?? 0) - (before.rss ?? 0)) / 2 ** 20;
+      const heapMb = ((flood.during.heapUsed ?? 0) - (before.heapUsed ?? 0)) / 2 ** 20;
+      measured.push({ cell: floodCell(flood, rssMb, heapMb), rssMb });
+    } finally {
+      await server.stop();
+    }
+  }
+  const [product, baseline] = measured as [(typeof measured)[0], (typeof measured)[0]];
+  rows.push({
+    scenario: `GET /api/chat/feed: ${FEED_FLOOD.connections} connections that never read, a mood change every ${FEED_FLOOD.driftMs} ms for ${FEED_FLOOD.seconds} s: memory vs the stream Fastify alone writes`,
+    product: product.cell,
+    baseline: baseline.cell,
+    ratio: product.rssMb / Math.max(1, baseline.rssMb),
+    target: '≤ 60 MB',
+    met: product.rssMb <= 60,
+  });
+  console.error(`feed flood: product ${product.cell}; bare ${baseline.cell}`);
+}
+
 /**
  * Turns that survive: 200 streamed turns at once, each dropped after its third piece and resumed
  * at once (`GET /api/chat/turns/:id` with `Last-Event-ID`), the time to the first missed frame
@@ -717,6 +752,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
   replicas: replicaScenario,
   relay: relayScenario,
   flood: floodScenario,
+  feed: feedFloodScenario,
   resume: resumeScenario,
   start: async () => {
     await coldStartScenario();

@@ -1,4 +1,5 @@
 // The chat service as `hub serve` runs it (debug logging off), its provider the stand-in at BENCH_PROVIDER_URL.
+// BENCH_DRIFT_MS makes the mood drift that often (the feed rows).
 // BENCH_APPRAISAL=model reads each message with the stand-in as second reader, as APPRAISAL=model does.
 // BENCH_REDIS_URL (and BENCH_REDIS_PREFIX) make it one replica on that Redis, as REDIS_URL does.
 // Otherwise it keeps its state in the embedded store, as `hub serve` does; BENCH_STORE=memory keeps it in the process only.
@@ -22,6 +23,7 @@ const config = loadChatConfig({
   REDIS_URL: process.env.BENCH_REDIS_URL,
   REDIS_PREFIX: process.env.BENCH_REDIS_PREFIX,
   APPRAISAL: process.env.BENCH_APPRAISAL,
+  DRIFT_INTERVAL_MS: process.env.BENCH_DRIFT_MS,
 });
 const logger = createLogger({ debug: false, destination: pino.destination('/dev/null') });
 let system: ChatSystem | undefined;
