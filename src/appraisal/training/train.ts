@@ -1,6 +1,6 @@
 import { seededRandom } from '../../runtime/random.js';
 import { APPRAISAL_LABELS } from '../appraisal.js';
-import { featuresOf } from '../features.js';
+import { featuresOf, readTokens } from '../features.js';
 import type { Example } from './goemotions.js';
 
 /** The training's knobs, chosen on the dev split (docs/appraisal.md says how). */
@@ -14,6 +14,10 @@ export interface TrainingSettings {
   readonly l2: number;
   /** Class weights are (balanced weight)^power: 0 is none, 1 fully balanced. */
   readonly classWeightPower: number;
+  /** The weight of a seed word's example (see seed-words.ts) against a comment's 1: small, so the comments decide where they speak. */
+  readonly seedWeight: number;
+  /** How many times each seed word's example is visited per epoch: AdaGrad's steps shrink with every visit, so a word no comment holds needs several to weigh. */
+  readonly seedRepeats: number;
   /** Seeds the order comments are visited in: the only randomness, so a re-run gives the same weights. */
   readonly seed: number;
 }
@@ -24,6 +28,8 @@ export const DEFAULT_SETTINGS: TrainingSettings = {
   learningRate: 0.1,
   l2: 3e-5,
   classWeightPower: 0.25,
+  seedWeight: 0.3,
+  seedRepeats: 10,
   seed: 20200705,
 };
 
@@ -47,14 +53,26 @@ function classWeights(examples: readonly Example[], power: number): number[] {
  * Multinomial logistic regression over the comments' features (words and word pairs, present or
  * not), trained by stochastic gradient descent with AdaGrad steps. A comment with several labels
  * is one example whose target spreads evenly over them. Deterministic: the seed fixes the order.
+ *
+ * `weak` examples (a seed word and its emotion) are visited among the comments at `seedWeight`;
+ * each teaches only its own word's weights (not the bias, not the lexicon's), and its word is kept
+ * however rarely the comments use it: that is how "livid" gets a weight the comments never gave it.
  */
-export function train(examples: readonly Example[], settings: TrainingSettings = DEFAULT_SETTINGS): TrainedModel {
+export function train(
+  examples: readonly Example[],
+  settings: TrainingSettings = DEFAULT_SETTINGS,
+  weak: readonly Example[] = [],
+): TrainedModel {
   const featureLists = examples.map(({ text }) => featuresOf(text));
+  const repeated = Array.from({ length: settings.seedRepeats }, () => weak).flat();
+  const weakLists = repeated.map(({ text }) => [...new Set(readTokens(text).map(({ key }) => key))]);
   const seen = new Map<string, number>();
   for (const list of featureLists) for (const feature of list) seen.set(feature, (seen.get(feature) ?? 0) + 1);
   const rows = new Map<string, number>();
   for (const [feature, count] of seen) if (count >= settings.minCount) rows.set(feature, rows.size);
-  const inputs = featureLists.map((list) => list.flatMap((feature) => rows.get(feature) ?? []));
+  for (const list of weakLists) for (const feature of list) if (!rows.has(feature)) rows.set(feature, rows.size);
+  const inputs = [...featureLists, ...weakLists].map((list) => list.flatMap((feature) => rows.get(feature) ?? []));
+  const all = [...examples, ...repeated];
 
   // The bias is the last row, present in every comment.
   const biasRow = rows.size;
@@ -62,7 +80,7 @@ export function train(examples: readonly Example[], settings: TrainingSettings =
   const squares = new Float64Array(weights.length);
   const weightOf = classWeights(examples, settings.classWeightPower);
   const random = seededRandom(settings.seed);
-  const order = examples.map((_, index) => index);
+  const order = all.map((_, index) => index);
   const p = new Float64Array(LABELS);
   const target = new Float64Array(LABELS);
 
@@ -82,7 +100,8 @@ export function train(examples: readonly Example[], settings: TrainingSettings =
     }
     for (const n of order) {
       const features = inputs[n]!;
-      const { labels } = examples[n]!;
+      const { labels } = all[n]!;
+      const isWeak = n >= examples.length;
       for (let k = 0; k < LABELS; k++) p[k] = weights[biasRow * LABELS + k]!;
       for (const row of features) for (let k = 0; k < LABELS; k++) p[k]! += weights[row * LABELS + k]!;
       const top = Math.max(...p);
@@ -92,12 +111,12 @@ export function train(examples: readonly Example[], settings: TrainingSettings =
       let exampleWeight = 0;
       for (const label of labels) {
         target[label] = 1 / labels.length;
-        exampleWeight += weightOf[label]! / labels.length;
+        exampleWeight += (isWeak ? settings.seedWeight : weightOf[label]!) / labels.length;
       }
       // The gradient of the weighted cross-entropy is the same for every feature of the comment.
       for (let k = 0; k < LABELS; k++) p[k] = (p[k]! / sum - target[k]!) * exampleWeight;
       for (const row of features) step(row, p);
-      step(biasRow, p);
+      if (!isWeak) step(biasRow, p);
     }
   }
   return { features: [...rows.keys()], weights: weights.subarray(0, rows.size * LABELS), bias: weights.slice(biasRow * LABELS) };
