@@ -83,6 +83,9 @@ function addReplyCopy(item) {
 /** How often the messages' times are said again ("just now" ages). */
 const TIMES_MS = 60_000;
 
+/** Reads of the history, 500 ms apart, before a turn's fate counts as unknown. */
+const HISTORY_TRIES = 20;
+
 /** The end of a turn that died with the process writing it, as the page says it (a replica's death says the same through Redis). */
 const LOST_REPLY = {
   error: 'The service stopped before this reply ended: your message changed nothing. Please send it again.',
@@ -330,16 +333,21 @@ export function mountConversation(bus) {
 
   /**
    * Whether the service's history holds the turn's exchange: a turn it no longer keeps either ended
-   * while the page was away (kept) or died with the process writing it (lost). Unknown counts as
-   * kept: better say nothing than something false.
+   * while the page was away (kept) or died with the process writing it (lost). A service that has
+   * just restarted may not answer the history yet: asked again for about 10 s, after which unknown
+   * counts as kept (better say nothing than something false).
    */
   async function inHistory(turn) {
-    try {
-      const { response, body } = await getJson('/api/history');
-      return !response.ok || !Array.isArray(body.messages) || body.messages.some((message) => message.turn === turn);
-    } catch {
-      return true;
+    for (let tries = 0; tries < HISTORY_TRIES; tries += 1) {
+      try {
+        const { response, body } = await getJson('/api/history');
+        if (response.ok && Array.isArray(body.messages)) return body.messages.some((message) => message.turn === turn);
+      } catch {
+        // Not reachable yet: asked again below.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    return true;
   }
 
   /** A rejection before the stream (JSON, the statuses of docs/specification.md#chat): says why, and gives the message back. */
