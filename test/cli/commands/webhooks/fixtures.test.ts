@@ -123,7 +123,8 @@ export default server;
     new Promise<{ code: number; output: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['--test', join('fixtures', 'webhooks-fixtures.test.mjs')],
+        // The TAP reporter on every Node line: from Node 24 the default is the spec reporter, even into a pipe.
+        ['--test', '--test-reporter=tap', join('fixtures', 'webhooks-fixtures.test.mjs')],
         { cwd: project, env: { PATH: process.env.PATH, WEBHOOKS_APP: appFile, WEBHOOK_SECRET: 'fixture-secret' } },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
       ),
