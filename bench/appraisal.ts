@@ -2,6 +2,7 @@
 // linear model) against the sentiment package alone (what the one-axis rule ran), per message, over
 // real comments (the GoEmotions dev split), in one process; and the heap the loaded weights take.
 // Runs inside `npm run bench`, or alone: `npm run build && tsc -p tsconfig.bench.json && node dist-bench/bench/appraisal.js`.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { analyzeSentiment, appraise, loadShippedModel } from 'emotion-hub';
@@ -58,4 +59,17 @@ export async function measureAppraisal(): Promise<AppraisalFigures> {
   return { messages: texts.length, appraisal, sentiment, worst, modelBytes };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await measureAppraisal());
+/** Loading the weights in a fresh process, in ms (the median of `runs`, product and baseline alternating): the product as the service loads them, the baseline a plain `JSON.parse` of the same file. */
+export function measureModelLoad(runs = 9): { readonly product: number; readonly baseline: number } {
+  const child = fileURLToPath(new URL('./lib/model-load-child.js', import.meta.url));
+  const load = (kind: string) => Number(execFileSync(process.execPath, [child, kind], { encoding: 'utf8' }));
+  const times = { product: [] as number[], baseline: [] as number[] };
+  for (let run = 0; run < runs; run++) {
+    times.product.push(load('product'));
+    times.baseline.push(load('baseline'));
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return { product: median(times.product), baseline: median(times.baseline) };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await measureAppraisal(), measureModelLoad());

@@ -8,7 +8,7 @@ import { measureLoad, type LoadFigures, type LoadOptions } from './lib/load.js';
 import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 import { measureSessionMemory } from './session-memory.js';
-import { measureAppraisal } from './appraisal.js';
+import { measureAppraisal, measureModelLoad } from './appraisal.js';
 import { measureInspectorFilter } from './inspector-filter.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { measureResume, openStreams } from './lib/resume.js';
@@ -394,6 +394,15 @@ async function appraisalScenario(): Promise<void> {
   });
   for (const [kind, cost] of Object.entries(f.worst))
     console.error(`appraisal, 4,000 characters of ${kind}: p50 ${us(cost.appraisal.p50)}, p99 ${us(cost.appraisal.p99)}`);
+  const load = measureModelLoad();
+  rows.push({
+    scenario: 'loading the appraisal’s weights (models/appraisal.json) in a fresh process, as the service does (median of 9)',
+    product: `${load.product.toFixed(0)} ms`,
+    baseline: `${load.baseline.toFixed(0)} ms JSON.parse of the same file`,
+    ratio: load.product / load.baseline,
+    target: '≤ 150 ms',
+    met: load.product <= 150,
+  });
 }
 
 /**

@@ -11,8 +11,9 @@ const NEUTRAL = LABELS - 1;
 export interface AppraisalModel {
   /** Feature key → its row in `weights`. */
   readonly rows: ReadonlyMap<string, number>;
-  /** Row-major, `APPRAISAL_LABELS.length` weights a row. */
-  readonly weights: Float64Array;
+  /** Row-major, `APPRAISAL_LABELS.length` weights a row, as stored: a weight is `weights[i] / scale`. */
+  readonly weights: ArrayLike<number>;
+  readonly scale: number;
   readonly bias: readonly number[];
 }
 
@@ -53,11 +54,12 @@ function hitsOf(model: AppraisalModel, text: string, tokens: readonly ReadToken[
 
 /** Softmax of the bias plus the rows' weights. */
 function probabilities(model: AppraisalModel, hits: readonly Hit[]): number[] {
-  const z = [...model.bias];
+  const sums = new Array<number>(LABELS).fill(0);
   for (const { row } of hits) {
     const offset = row * LABELS;
-    for (let k = 0; k < LABELS; k++) z[k]! += model.weights[offset + k]!;
+    for (let k = 0; k < LABELS; k++) sums[k]! += model.weights[offset + k]!;
   }
+  const z = model.bias.map((bias, k) => bias + sums[k]! / model.scale);
   const top = Math.max(...z);
   let sum = 0;
   for (let k = 0; k < LABELS; k++) {
@@ -82,7 +84,7 @@ function cuesOf(model: AppraisalModel, tokens: readonly ReadToken[], hits: reado
     const offset = row * LABELS;
     let sum = 0;
     for (let k = 0; k < LABELS; k++) sum += model.weights[offset + k]!;
-    const push = model.weights[offset + label]! - sum / LABELS;
+    const push = (model.weights[offset + label]! - sum / LABELS) / model.scale;
     for (const word of new Set(cues.map((index) => tokens[index]!.word))) pushes.set(word, (pushes.get(word) ?? 0) + push);
   }
   return [...pushes]

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ALSO_MIN, ALSO_SHARE, APPRAISAL_LABELS, MAX_CUES, appraise, topLabel } from '../../src/appraisal/appraisal.js';
 import { MAX_RUN, cutLongRuns, mayCue, readTokens } from '../../src/appraisal/features.js';
-import { MODEL_FORMAT, WEIGHT_SCALE, modelFromFile } from '../../src/appraisal/model-file.js';
+import { MODEL_FORMAT, WEIGHT_SCALE, modelFromFile, packWeights, type ModelFile } from '../../src/appraisal/model-file.js';
 import { roundAppraisal } from '../../src/emotions/model.js';
 import { loadShippedModel } from '../../src/appraisal/shipped-model.js';
 import { EMOTION_NAMES, type EmotionName } from '../../src/emotions/emotions.js';
@@ -51,7 +51,17 @@ t.test('an appraisal is pure: the same text reads the same; rounded to 2 decimal
 
 /** A model of a few hand-set weights (thousandths, as the file stores them), every other word unknown. */
 function handModel(features: Record<string, number[]>, bias = [0, 0, 0, 0, 0, 0], scale = WEIGHT_SCALE) {
-  return modelFromFile({ format: MODEL_FORMAT, labels: APPRAISAL_LABELS, scale, bias, features, data: '', settings: {}, dev: {} as never });
+  const file: ModelFile = {
+    format: MODEL_FORMAT,
+    labels: APPRAISAL_LABELS,
+    scale,
+    bias,
+    ...packWeights(features),
+    data: '',
+    settings: {},
+    dev: {} as never,
+  };
+  return modelFromFile(file);
 }
 
 t.test('each label reads as itself: a model that weighs one label reads that one, under its own name', (t) => {

@@ -1,7 +1,8 @@
+import { isAscii } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { appraise } from '../../src/appraisal/appraisal.js';
-import { MODEL_FORMAT, ModelFileError, modelFromFile, parseModelFile } from '../../src/appraisal/model-file.js';
+import { MODEL_FORMAT, ModelFileError, modelFromFile, packWeights, parseModelFile } from '../../src/appraisal/model-file.js';
 import { readModelFile, SHIPPED_MODEL_URL } from '../../src/appraisal/shipped-model.js';
 import { evaluate } from '../../src/appraisal/training/evaluate.js';
 import { readGoEmotions } from '../../src/appraisal/training/goemotions.js';
@@ -50,12 +51,41 @@ t.test('a weights file of another layout is refused with what is wrong, never mi
   };
   t.throws(() => parseModelFile('{"features'), ModelFileError);
   t.throws(() => parseModelFile('[]'), { message: /no features/ });
-  const file = (extra: object) => ({ ...good, data: '', settings: {}, dev: {} as never, features: {}, ...extra }) as never;
-  t.throws(() => modelFromFile(file({ format: 'other@2' })), { message: /format is "other@2"/ });
+  const file = (extra: object) => ({ ...good, data: '', settings: {}, dev: {} as never, ...packWeights({}), ...extra }) as never;
+  t.throws(() => modelFromFile(file({ format: 'emotion-hub/appraisal@1' })), { message: /format is "emotion-hub\/appraisal@1"/ });
   t.throws(() => modelFromFile(file({ labels: ['joy'] })), { message: /labels are/ });
   t.throws(() => modelFromFile(file({ bias: [1, 2] })), { message: /bias must hold 6 numbers/ });
-  t.throws(() => modelFromFile(file({ features: { hate: [1, 2, 'x', 4, 5, 6] } })), { message: /feature "hate"/ });
-  const model = modelFromFile(file({ features: { hate: [0, 0, 3000, 0, 0, 0] } }));
+  t.throws(() => modelFromFile(file({ scale: 0 })), { message: /scale must be a positive number/ });
+  t.throws(() => modelFromFile(file({ features: { hate: [0, 0, 1, 0, 0, 0] } })), { message: /features must be a list of keys/ });
+  const hate = packWeights({ hate: [0, 0, 3000, 0, 0, 0] });
+  t.throws(() => modelFromFile(file({ ...hate, weights: hate.weights.slice(0, 8) })), { message: /weights hold 3 numbers, expected 6/ });
+  t.throws(() => modelFromFile(file({ ...hate, weights: [0, 0, 3000, 0, 0, 0] })), { message: /weights must be a base64 string/ });
+  const both = packWeights({ wonder: [0, 0, 0, 0, 3000, 0], hate: [0, 0, 3000, 0, 0, 0] });
+  t.same(both.features, ['hate', 'wonder'], 'the packer sorts the keys');
+  t.throws(() => modelFromFile(file({ ...both, features: ['hate', 'hate'] })), { message: /feature "hate" appears twice/ });
+  t.equal(
+    appraise(modelFromFile(file({ ...both, features: ['wonder', 'hate'] })), 'wonder').strongest,
+    'anger',
+    'rows follow the keys as listed',
+  );
+  t.throws(() => packWeights({ hate: [0, 0, 40000, 0, 0, 0] }), { message: /weight 40000 is not a 16-bit integer/ });
+  t.throws(() => packWeights({ hate: [0, 0, 1] }), { message: /feature "hate" must hold 6 weights/ });
+  const model = modelFromFile(file(hate));
   t.equal(appraise(model, 'I hate it').strongest, 'anger', 'weights are read in thousandths');
+  t.equal(
+    appraise(model, 'I hate it').emotions.anger,
+    appraise(modelFromFile(file({ ...packWeights({ hate: [0, 0, 300, 0, 0, 0] }), scale: 100 })), 'I hate it').emotions.anger,
+  );
   t.end();
+});
+
+t.test('the shipped file is ASCII (read without a UTF-8 pass), and a file with other characters reads the same', async (t) => {
+  const bytes = await readFile(SHIPPED_MODEL_URL);
+  t.ok(isAscii(bytes), 'models/appraisal.json is ASCII: its few accented keys are JSON escapes');
+  const file = parseModelFile(bytes);
+  const accented = file.features.filter((key) => /[\u0080-\uffff]/.test(key));
+  t.ok(accented.length > 0, `${accented.length} keys beyond ASCII, such as ${accented[0]}`);
+  const unescaped = bytes.toString('latin1').replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  t.notOk(isAscii(Buffer.from(unescaped)), 'the same file written with its characters as UTF-8');
+  t.same(parseModelFile(Buffer.from(unescaped)).features, file.features);
 });

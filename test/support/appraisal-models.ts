@@ -10,7 +10,7 @@ export function wordReader(leanings: Readonly<Record<string, AppraisalLabel>>, w
   words.forEach(([, label], row) => {
     weights[row * width + APPRAISAL_LABELS.indexOf(label)] = weight;
   });
-  return { rows, weights, bias: APPRAISAL_LABELS.map((label) => (label === 'neutral' ? neutralBias : 0)) };
+  return { rows, weights, scale: 1, bias: APPRAISAL_LABELS.map((label) => (label === 'neutral' ? neutralBias : 0)) };
 }
 
 /**

@@ -96,5 +96,5 @@ export async function main(args: readonly string[] = process.argv.slice(2)): Pro
   }
   const { file, text, dev } = await trainAppraisal();
   await writeFile(SHIPPED_MODEL_URL, text);
-  process.stdout.write(`${formatEvaluation(dev, Object.keys(file.features).length)}\n\nwrote ${SHIPPED_MODEL_URL.pathname}\n`);
+  process.stdout.write(`${formatEvaluation(dev, file.features.length)}\n\nwrote ${SHIPPED_MODEL_URL.pathname}\n`);
 }
