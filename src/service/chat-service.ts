@@ -12,10 +12,13 @@ import { Redactor } from '../runtime/secrets.js';
 import { systemRandom, type Random } from '../runtime/random.js';
 import { loadSessionSecret } from '../config/session-secret.js';
 import { openLoadingDesk } from './loading-desk.js';
-import { takeHandedConnections, type HandedConnections } from './handed-connections.js';
+import { HANDED_LINGER_MS, takeHandedConnections, type HandedConnections } from './handed-connections.js';
 import { narrateChats } from './chat-narrator.js';
 import { announceReady } from './ready-announcer.js';
 import { startupWarnings } from './startup-warnings.js';
+
+/** Resolves after `ms`; does not keep the process alive. */
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** All the service needs of the actor system: it answers on the bus once started, and stops with a flush. */
 export type RunnableSystem = Pick<ChatSystem, 'start' | 'stop'>;
@@ -32,8 +35,10 @@ export interface ChatServiceOptions {
   readonly random?: Random;
   /** Ends the process; tests inject it. Defaults to `process.exit`. */
   readonly exit?: (code: number) => void;
-  /** How long in-flight responses may take to go out before an exit. */
+  /** How long in-flight responses may take to go out before an exit (default 1 s; under --supervise the linger and 1 s). */
   readonly exitGraceMs?: number;
+  /** Under --supervise, how long a failed process waits for clients to let their connections go before it closes them. */
+  readonly handedLingerMs?: number;
   readonly app?: Pick<AppOptions, 'timeouts' | 'pollIntervalMs' | 'clientTimeoutMs'>;
   /** Keep the mood and the conversations in this process only, with no database and no Redis (the bench's in-memory run). */
   readonly inProcess?: boolean;
@@ -171,10 +176,11 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     if (handed === undefined || !closingConnections) return done();
     void reply.code(307).header('location', request.url).header('cache-control', 'no-store').send();
   });
+  // Idle keep-alive connections are not closed here: a client may be sending its next request on one
+  // at that very moment, and would get a reset. Each is answered 307 with `Connection: close` on its
+  // next use, or ends when its client lets it go (see `exit`).
   const draining = bus.on('system.phase.changed').subscribe(({ phase }) => {
-    if (phase !== 'failed') return;
-    closingConnections = true;
-    if (handed) app.server.closeIdleConnections();
+    if (phase === 'failed') closingConnections = true;
   });
   detached.push(() => draining.unsubscribe());
   // The system calls this when it must end the process (a failed start, a
@@ -186,10 +192,15 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
     if (exiting) return;
     exiting = true;
     closingConnections = true;
-    const grace = new Promise<void>((resolve) => setTimeout(resolve, options.exitGraceMs ?? 1000).unref());
-    if (handed) app.server.closeIdleConnections();
+    const lingerMs = options.handedLingerMs ?? HANDED_LINGER_MS;
+    const grace = delay(options.exitGraceMs ?? (handed ? lingerMs + 1000 : 1000));
+    // Under --supervise the successor serves meanwhile, so the connections clients keep alive are
+    // let go by the clients (after a 307 with `Connection: close`, or their idle timeout) before the
+    // server closes the rest: closing an idle one can cut the request its client is sending on it.
     // A server that never listened does not wait for its connections: the handed ones are awaited here.
-    const closed = Promise.all([app.close(), handed?.closed()]);
+    const closed = handed
+      ? Promise.race([handed.closed(), delay(lingerMs)]).then(() => Promise.all([app.close(), handed?.closed()]))
+      : app.close();
     void Promise.race([closed, grace])
       .catch(() => undefined)
       .finally(() => {
@@ -210,7 +221,8 @@ export async function startChatService(options: ChatServiceOptions): Promise<Cha
   try {
     if (options.handedConnections) {
       await app.ready();
-      handed = takeHandedConnections(app.server);
+      const taken = (handed = takeHandedConnections(app.server));
+      detached.push(() => taken.stop());
       address = `http://${config.host}:${config.port}`;
     } else address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
