@@ -9,6 +9,7 @@ import { hubPayloadOfSize } from './lib/payload.js';
 import { machineLine, markdownTable, writeFigures, type BenchRow } from './lib/report.js';
 import { measureSessionMemory } from './session-memory.js';
 import { measureAppraisal, measureModelLoad } from './appraisal.js';
+import { measureHandOver } from './lib/handover.js';
 import { measureInspectorFilter } from './inspector-filter.js';
 import { measureStreams, openListeners, quantile, type StreamFigures } from './lib/streams.js';
 import { measureResume, openStreams } from './lib/resume.js';
@@ -336,6 +337,26 @@ async function coldStartScenario(): Promise<void> {
   } finally {
     await hub.stop();
   }
+}
+
+/**
+ * The hand-over under load: 20 clients looping chats on `hub serve --supervise` while a failing chat
+ * ends the serving process every 12 s for a minute, against the same clients without failures.
+ */
+async function handOverScenario(): Promise<void> {
+  const { baseline, withFailures: f } = await measureHandOver(root);
+  const count = (status: string) => (f.statuses[status] ?? 0).toLocaleString('en');
+  const others = Object.keys(f.statuses).filter((status) => status !== '200');
+  const met = others.length === 0 && f.errors === 0 && f.longestGapMs <= 1000;
+  rows.push({
+    scenario: `the hand-over: 20 clients (10 JSON on keep-alive, 10 streamed) while the serving process fails every 12 s (${f.failures} failures)`,
+    product: `${f.answersPerSecond.toFixed(0)} answers/s: ${count('200')} of 200, ${count('503')} of 503${others.length ? ` (${others.map((s) => `${s}: ${count(s)}`).join(', ')})` : ''}, ${f.errors} unanswered, longest gap ${f.longestGapMs} ms`,
+    baseline: `${baseline.answersPerSecond.toFixed(0)} answers/s without failures, longest gap ${baseline.longestGapMs} ms`,
+    ratio: f.answersPerSecond / baseline.answersPerSecond,
+    target: '0 not 200, 0 unanswered, gap ≤ 1 s',
+    met,
+  });
+  console.error(`hand-over: ${JSON.stringify(f)}; without failures ${JSON.stringify(baseline)}`);
 }
 
 /** 10,000 visitors with 10 exchanges each, in the in-process conversation store, against the bare text. */
@@ -758,6 +779,7 @@ const SCENARIOS: Record<string, () => Promise<void>> = {
     await pushScenario();
   },
   replicas: replicaScenario,
+  handover: handOverScenario,
   relay: relayScenario,
   flood: floodScenario,
   feed: feedFloodScenario,

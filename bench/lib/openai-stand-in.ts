@@ -17,6 +17,9 @@ export const TOKEN_MS = Number(process.env.BENCH_TOKEN_MS ?? 20);
 /** How long the second reader's answer takes (`BENCH_READING_MS`): a model reading one message. */
 export const READING_MS = Number(process.env.BENCH_READING_MS ?? 300);
 
+/** A chat message the stand-in answers with a model error. */
+export const FAILING_MESSAGE = 'fail: the model breaks';
+
 /** What the stand-in was asked, for the bench's cost rows: second readings, and the characters they sent. */
 export const asked = { readings: 0, readingChars: 0 };
 
@@ -32,6 +35,8 @@ export const benchProvider: ProviderBehaviour = (request, body) => {
     asked.readingChars += body.messages.reduce((sum, { content }) => sum + content.length, 0);
     return new Promise((resolve) => setTimeout(() => resolve(json(200, completion(READING, body.model))), READING_MS));
   }
+  // The hand-over row's failing chat: a model error ends the serving process (ON_MODEL_FAILURE=exit).
+  if (body?.messages.at(-1)?.content?.startsWith(FAILING_MESSAGE)) return json(400, { error: { message: 'the model broke' } });
   if (body?.stream) return eventStream(streamedCompletion());
   return json(200, completion(`I read ${body?.messages.length ?? 0} messages. Tell me more!`, body?.model ?? BENCH_MODEL));
 };
