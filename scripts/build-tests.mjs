@@ -16,11 +16,8 @@ const LINKED = ['package.json', 'public', 'models', 'data', 'docs', 'test/fixtur
 rmSync(OUT, { recursive: true, force: true }); // no compiled test outlives its source
 const tsc = (...args) =>
   execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), ...args], { stdio: 'inherit' });
-// The tests without source maps: tap resolves `t.mockImport('../../src/…')` from the caller's
-// source-mapped location, which would be test/…ts, not the compiled file beside dist-test/src.
-tsc('-p', 'tsconfig.test.json', '--sourceMap', 'false');
-// src/ again, with source maps, so that coverage is reported on the .ts lines.
-tsc('-p', 'tsconfig.json', '--outDir', join(OUT, 'src'), '--declaration', 'false');
+// One compile of src/, test/ and testkit/, with source maps: coverage is reported on the .ts lines.
+tsc('-p', 'tsconfig.test.json');
 for (const path of LINKED) {
   const link = join(OUT, path);
   mkdirSync(dirname(link), { recursive: true });

@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 // Runs tap and ends with the plain `N passed, N failed` line CI reads; tap's own
 // closing line is `# { total: …, pass: … }`, which CI does not understand.
-// The tests run as the JavaScript `pretest` compiled into dist-test/ (scripts/build-tests.mjs),
-// and no test process loads ts-node and the typescript compiler: with TAP_TYPE_STRIP_ONLY=1 in
-// the tests' environment, @tapjs/typescript's --import hook loads nothing. The plugin stays
-// configured (.taprc) for `npx tap test/….test.ts`: removing it here would make tap rebuild
-// itself on every switch, and the first run after a switch starts without the loader it needs.
+// The tests run as the JavaScript `pretest` compiled into dist-test/ (scripts/build-tests.mjs): no
+// test process loads a TypeScript loader, and tap's TypeScript and mock plugins are off (.taprc),
+// so each of the ~220 test processes starts without their two --import hooks.
 import { spawn } from 'node:child_process';
 
-const COMPILED = ['--test-env=TAP_TYPE_STRIP_ONLY=1', '--include=dist-test/test/**/*.test.js'];
+const COMPILED = ['--include=dist-test/test/**/*.test.js'];
 const child = spawn(process.execPath, ['node_modules/tap/dist/esm/run.mjs', ...COMPILED, ...process.argv.slice(2)], {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, FORCE_COLOR: '0' },

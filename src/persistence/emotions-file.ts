@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import * as fs from 'node:fs/promises';
+import { readFile, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AVATAR_SHAPES, SENTIMENT_LABELS, emotionRecord, type Sentiment } from '../emotions/emotions.js';
 import type { EmotionState } from '../emotions/state.js';
@@ -137,11 +138,14 @@ export async function removeStaleTempFiles(file: string): Promise<string[]> {
   return stale;
 }
 
+/** The file calls a write makes: Node's, or a test's that fail or stall as a full or read-only disk does. */
+export type FileWrites = Pick<typeof fs, 'open' | 'rename' | 'unlink'>;
+
 /**
  * Replaces the file atomically: the text goes to a temporary file in the same directory, is
  * fsynced, then renamed over the target, so a crash leaves either the old or the new file whole.
  */
-export async function writeEmotionsFile(file: string, state: EmotionState): Promise<void> {
+export async function writeEmotionsFile(file: string, state: EmotionState, { open, rename, unlink }: FileWrites = fs): Promise<void> {
   const temp = join(dirname(file), `${tempPrefix(file)}${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const handle = await open(temp, 'w', 0o644);

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import {
   EmotionsFileError,
   loadEmotionsFile,
@@ -76,12 +76,8 @@ t.test('a failed write leaves the old file and no temporary file', async (t) => 
   // root), so the refusal comes from a mocked fs, the same for every user.
   const fs = await import('node:fs/promises');
   const readOnly = () => Promise.reject(Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' }));
-  const readOnlyModule = await t.mockImport<typeof import('../../src/persistence/emotions-file.js')>(
-    '../../src/persistence/emotions-file.js',
-    { 'node:fs/promises': { ...fs, open: readOnly } },
-  );
   const dir = testDir(t, { 'emotions.json': 'old' });
-  await t.rejects(readOnlyModule.writeEmotionsFile(join(dir, 'emotions.json'), state), { code: 'EACCES' });
+  await t.rejects(writeEmotionsFile(join(dir, 'emotions.json'), state, { ...fs, open: readOnly }), { code: 'EACCES' });
   t.equal(readFileSync(join(dir, 'emotions.json'), 'utf8'), 'old');
   t.same(readdirSync(dir), ['emotions.json']);
   await t.rejects(writeEmotionsFile(join(testDir(t), 'missing-dir', 'emotions.json'), state), { code: 'ENOENT' });
@@ -102,12 +98,8 @@ t.test('the emotions file is synced before the rename', async (t) => {
     });
   };
   const rename = (...args: Parameters<typeof fs.rename>) => (calls.push('rename'), fs.rename(...args));
-  const { writeEmotionsFile } = await t.mockImport<typeof import('../../src/persistence/emotions-file.js')>(
-    '../../src/persistence/emotions-file.js',
-    { 'node:fs/promises': { ...fs, open, rename } },
-  );
   const file = join(testDir(t), 'emotions.json');
-  await writeEmotionsFile(file, state);
+  await writeEmotionsFile(file, state, { ...fs, open, rename });
   t.same(calls, ['write', 'sync', 'close', 'rename'], 'written, synced and closed, then renamed');
   t.same(await loadEmotionsFile(file), state);
 });
@@ -135,10 +127,10 @@ t.test("a killed run's temporary files are removed before the next one writes; t
 });
 
 /**
- * The module with `open` replaced: every handle it opens writes the first `bytes` bytes of what it is
+ * The write with `open` replaced: every handle it opens writes the first `bytes` bytes of what it is
  * given, then either fails as a full disk does or stalls until `release` is called and writes the rest.
  */
-async function withInterruptedWrites(t: Test, bytes: number, mode: 'fail' | 'stall') {
+async function withInterruptedWrites(bytes: number, mode: 'fail' | 'stall') {
   const fs = await import('node:fs/promises');
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -161,10 +153,7 @@ async function withInterruptedWrites(t: Test, bytes: number, mode: 'fail' | 'sta
       close: () => handle.close(),
     });
   };
-  const module = await t.mockImport<typeof import('../../src/persistence/emotions-file.js')>('../../src/persistence/emotions-file.js', {
-    'node:fs/promises': { ...fs, open },
-  });
-  return { ...module, release, reachedStall };
+  return { writeEmotionsFile: (file: string, next: EmotionState) => writeEmotionsFile(file, next, { ...fs, open }), release, reachedStall };
 }
 
 const previous: EmotionState = {
@@ -176,7 +165,7 @@ const previous: EmotionState = {
 t.test('a write that fails partway leaves the previous file whole, and no temporary file', async (t) => {
   const dir = testDir(t, { 'emotions.json': serializeState(previous) });
   const file = join(dir, 'emotions.json');
-  const { writeEmotionsFile } = await withInterruptedWrites(t, 40, 'fail');
+  const { writeEmotionsFile } = await withInterruptedWrites(40, 'fail');
   await t.rejects(writeEmotionsFile(file, state), { code: 'ENOSPC' });
   t.equal(readFileSync(file, 'utf8'), serializeState(previous), 'the previous file, byte for byte');
   t.same(await loadEmotionsFile(file), previous, 'and it still loads');
@@ -186,7 +175,7 @@ t.test('a write that fails partway leaves the previous file whole, and no tempor
 t.test('while a write is stalled partway, the file on disk is the previous one, whole', async (t) => {
   const dir = testDir(t, { 'emotions.json': serializeState(previous) });
   const file = join(dir, 'emotions.json');
-  const { writeEmotionsFile, release, reachedStall } = await withInterruptedWrites(t, 40, 'stall');
+  const { writeEmotionsFile, release, reachedStall } = await withInterruptedWrites(40, 'stall');
   const writing = writeEmotionsFile(file, state);
   await reachedStall;
   t.same(await loadEmotionsFile(file), previous, 'a reader (or a crash) now sees the previous state');

@@ -1,9 +1,8 @@
 import t from 'tap';
+// Each test file runs in its own process: nothing has warned before this test.
+import { warnExperimental } from '../../src/webhooks/experimental-warning.js';
 
 t.test('the experimental warning is emitted once per process, unless silenced', async (t) => {
-  const { warnExperimental } = await t.mockImport<typeof import('../../src/webhooks/experimental-warning.js')>(
-    '../../src/webhooks/experimental-warning.js',
-  );
   const warnings: Error[] = [];
   const listener = (warning: Error): void => void warnings.push(warning);
   process.on('warning', listener);
