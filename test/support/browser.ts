@@ -33,6 +33,9 @@ function sharedChromium(): Promise<Browser> {
 /** A fresh browser context (its own cookies, storage and cache) of the file's Chromium, closed when the test ends. */
 export async function launchChromium(t: { teardown(fn: () => unknown): void }): Promise<BrowserContext> {
   const context = await (await sharedChromium()).newContext({ viewport: { width: 1100, height: 760 } });
+  // Room for a busy machine: Playwright's 30 s per wait once ran out in a full CI line (three test
+  // files, each with its browser or services, on two cores) for a reply that takes 2 s alone.
+  context.setDefaultTimeout(60_000);
   t.teardown(() => context.close());
   return context;
 }
