@@ -72,10 +72,6 @@ t.test('a weights file of another layout is refused with what is wrong, never mi
   t.throws(() => packWeights({ hate: [0, 0, 1] }), { message: /feature "hate" must hold 6 weights/ });
   const model = modelFromFile(file(hate));
   t.equal(appraise(model, 'I hate it').strongest, 'anger', 'weights are read in thousandths');
-  t.equal(
-    appraise(model, 'I hate it').emotions.anger,
-    appraise(modelFromFile(file({ ...packWeights({ hate: [0, 0, 300, 0, 0, 0] }), scale: 100 })), 'I hate it').emotions.anger,
-  );
   t.end();
 });
 
