@@ -118,6 +118,8 @@ export function mountConversation(bus) {
   let lastMessages = [];
   /** Errors said so far: a history read while one was said is older than the page. */
   let errorsSaid = 0;
+  /** Readings of the history under way (the list is `aria-busy` meanwhile). */
+  let reading = 0;
 
   const setActivity = (activity) => bus.emit('activity', activity);
   const giveBack = (text) => bus.emit('restore', { text });
@@ -214,8 +216,24 @@ export function mountConversation(bus) {
     redo(bot, 'Regenerate', 'Regenerate the last reply', () => bus.emit('send', { text: '', redo: 'regenerate' }));
   }
 
-  /** The history as the service keeps it, with each entry's versions and marks. */
+  /** The notices said in the conversation (a lost reply, a refusal), each with how many messages came before it. */
+  function noticesShown() {
+    const notices = [];
+    let before = 0;
+    for (const item of conversation.children) {
+      if (item.matches('.message.error')) notices.push({ item, before });
+      else if (item.matches('.message.user, .message.bot:not(.thinking)')) before += 1;
+    }
+    return notices;
+  }
+
+  /**
+   * The history as the service keeps it, with each entry's versions and marks. The notices said are
+   * in no history: they stay, each after the messages it followed (a lost reply's word must not go
+   * with the next reading of the history, whenever that comes).
+   */
   function render(messages) {
+    const notices = noticesShown();
     lastMessages = messages;
     conversation.replaceChildren();
     for (const message of messages) {
@@ -225,6 +243,9 @@ export function mountConversation(bus) {
       if (message.stopped) markStopped(item);
       if (Array.isArray(message.alternatives) && message.alternatives.length > 0) addVersions(item, message);
       if (message.role === 'assistant') addReplyCopy(item);
+    }
+    for (const { item, before } of notices) {
+      conversation.insertBefore(item, conversation.querySelectorAll(':scope > .message.user, :scope > .message.bot')[before] ?? null);
     }
     placeRedoButtons();
     if (!shown) toEnd();
@@ -364,6 +385,8 @@ export function mountConversation(bus) {
   /** Shows the history again, as the service keeps it (after a reply of another tab, a regenerate, an edit). */
   async function refresh() {
     const before = errorsSaid;
+    // Busy while the history is read and shown: assistive technology (and a test) knows when it is settled.
+    conversation.setAttribute('aria-busy', String((reading += 1) > 0));
     try {
       const { response, body } = await getJson('/api/history');
       if (!response.ok || !Array.isArray(body.messages)) return false;
@@ -374,6 +397,8 @@ export function mountConversation(bus) {
       return true;
     } catch {
       return false;
+    } finally {
+      conversation.setAttribute('aria-busy', String((reading -= 1) > 0));
     }
   }
 

@@ -54,6 +54,23 @@ t.test('a reply lost to a crash is said on every tab, the message back in the bo
   const context = await launchChromium(t);
   const [one, two] = [await context.newPage(), await context.newPage()];
   const problems: string[] = [];
+  // What each tab asked and got, said when the test fails: a flake under load explains itself.
+  const trace: string[] = [];
+  const startedAt = Date.now();
+  t.teardown(() => {
+    if (!t.passing()) t.comment(`requests, in ms since the pages opened:\n${trace.join('\n')}`);
+  });
+  for (const [name, page] of [
+    ['one', one],
+    ['two', two],
+  ] as const) {
+    page.on('response', (r) =>
+      trace.push(`${Date.now() - startedAt} ${name} ${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`),
+    );
+    page.on('requestfailed', (r) =>
+      trace.push(`${Date.now() - startedAt} ${name} ${r.method()} ${new URL(r.url()).pathname} ${r.failure()?.errorText}`),
+    );
+  }
   for (const page of [one, two]) {
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${address}/`);
@@ -66,12 +83,26 @@ t.test('a reply lost to a crash is said on every tab, the message back in the bo
   for (const page of [one, two]) await page.locator('.message.bot .markdown', { hasText: 'The sea is' }).waitFor();
   const serving = childrenOf(supervisor.pid!).filter((pid) => pid !== standby);
   t.equal(serving.length, 1, 'one serving child beside the standby');
+  // Tab one's feed comes back only once the loss is said: its first frame makes the page read the
+  // history again, which must keep the word of the loss (on a busy machine it can come either way).
+  let release = (): void => undefined;
+  const feedHeld = new Promise<void>((resolve) => (release = resolve));
+  await one.route('**/api/chat/feed', async (route) => {
+    await feedHeld;
+    await route.continue();
+  });
   const killedAt = Date.now();
+  trace.push(`${killedAt - startedAt} the serving child killed`);
   process.kill(serving[0]!, 'SIGKILL');
 
   const lost = 'The service stopped before this reply ended: your message changed nothing.';
   for (const page of [one, two]) await page.locator('.message.error', { hasText: lost }).waitFor({ timeout: 30_000 });
   t.comment(`the loss said on both tabs ${Date.now() - killedAt} ms after the kill (the issue asks within 5 s)`);
+  const historyRead = one.waitForResponse((response) => new URL(response.url()).pathname === '/api/history');
+  release();
+  await historyRead;
+  await one.locator('#conversation[aria-busy="false"]').waitFor({ state: 'attached' });
+  t.equal(await one.locator('.message.error', { hasText: lost }).count(), 1, 'the history read again keeps the word of the loss');
   t.equal(await one.getByLabel('Your message').inputValue(), 'Tell me about the sea', 'the message is back in the box');
   for (const page of [one, two]) {
     t.equal(await page.locator('.message.thinking').count(), 0, 'no "Thinking…" left');
