@@ -330,3 +330,37 @@ t.test('Redis unreachable at startup: one line naming the URL without its passwo
   );
   t.notMatch(run.stderr() + JSON.stringify(run.lines), /s3cret/, 'the password is nowhere');
 });
+
+t.test('a replica killed after its chat: the others and a successor hold the mood it committed, and the exchange', async (t) => {
+  const redis = await startRedisServer(t);
+  const provider = await echoProvider(t);
+  const [producer, other] = await startReplicas(t, redis, provider, NO_DRIFT, 2);
+  const visitor = new CookieJar(producer!.address);
+  const answered = await visitor.chat('I am furious, they charged me twice');
+  t.equal(answered.status, 200, 'the chat is answered by the replica about to die');
+  const committed = roundEmotions(answered.body.emotions);
+  t.not(
+    JSON.stringify(committed),
+    JSON.stringify(roundEmotions(defaultState(new Date(0).toISOString()).emotions)),
+    'the chat moved the mood',
+  );
+
+  producer!.run.kill('SIGKILL');
+  await producer!.run.exited;
+  const moodOf = async (replica: Replica) => roundEmotions((await avatar(replica)).body.emotions);
+  // The other replica hears the stream a moment later; a replica that starts reads it before it is ready.
+  await eventually('the other replica to hold the committed mood', async () =>
+    JSON.stringify(await moodOf(other!)) === JSON.stringify(committed) ? true : undefined,
+  );
+  t.pass('the other replica holds the mood the killed one committed');
+  const [successor] = await startReplicas(t, redis, provider, NO_DRIFT, 1);
+  t.same(await moodOf(successor!), committed, 'so does a replica started after it');
+  visitor.address = successor!.address;
+  const history = (await (await visitor.fetch('/api/history')).json()) as { messages: { role: string; content: string }[] };
+  t.same(
+    history.messages.map((message) => message.role),
+    ['user', 'assistant'],
+    'the visitor finds the exchange on the successor',
+  );
+  t.equal(history.messages[0]?.content, 'I am furious, they charged me twice');
+});
