@@ -115,9 +115,9 @@ async function httpScenarios(baseline: ServerProcess): Promise<void> {
     await compare('GET /api/avatar vs bare GET', 0.85, [chat, get(`${chat.url}/api/avatar`)], [baseline, get(`${baseline.url}/avatar`)]);
     await compare('GET /health vs bare GET', 0.95, [chat, get(`${chat.url}/health`)], [baseline, get(`${baseline.url}/health`)]);
 
-    // Measured, with no target: a real model call takes hundreds of milliseconds, so the service's own
-    // share of a chat (tens of microseconds) is not what a visitor feels.
-    await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', undefined, chat, direct);
+    // A real model call takes hundreds of milliseconds, so a visitor does not feel the service's own
+    // share of a chat; a server's capacity does: at least 0.6 of the handler a user would write.
+    await compareChats('POST /api/chat vs the same route without actors, provider over loopback HTTP', 0.6, chat, direct);
 
     // Every chat of this run is a new visitor (no cookie): the conversation store stays bounded by MAX_SESSIONS.
     const before = await chat.stats();
@@ -448,8 +448,8 @@ async function streamScenario(): Promise<void> {
       product: ttft(product),
       baseline: ttft(base),
       ratio: p50,
-      target: '≤ 5 ms p50, ≤ 20 ms p99',
-      met: p50 <= 5 && p99 <= 20 && product.errors === 0,
+      target: '≤ 1 ms p50, ≤ 5 ms p99',
+      met: p50 <= 1 && p99 <= 5 && product.errors === 0,
     });
     console.error(`streams: added first token p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms`);
     // Rounds of the full length: the 200 streams take a stream's length to start, and the rate is of the steady state.
@@ -462,8 +462,8 @@ async function streamScenario(): Promise<void> {
       product: rate(wide.product),
       baseline: rate(wide.base),
       ratio,
-      target: '≥ 0.9',
-      met: ratio >= 0.9 && wide.product.errors === 0,
+      target: '≥ 0.95',
+      met: ratio >= 0.95 && wide.product.errors === 0,
     });
     console.error(`streams: tokens/s ratio ${ratio.toFixed(2)}`);
   } finally {
