@@ -4,6 +4,7 @@ import { redactSecrets } from '../webhooks/inspector/redact.js';
 import { type ReplayRecord, verdictOf } from '../webhooks/recovery/replay-record.js';
 import { WEBHOOK_SECRET_HEADER } from '../webhooks/secret.js';
 import { postDelivery } from '../webhooks/send-test-delivery.js';
+import { urlWithoutQuery } from '../runtime/url-credentials.js';
 
 export interface ResendOptions {
   readonly secret: string | undefined;
@@ -39,8 +40,7 @@ export async function resendDelivery(entry: JournalEntry, to: URL, options: Rese
     webhookId: entry.webhookId,
     receivedAt: entry.receivedAt,
     at: now().toISOString(),
-    // Without the query: it may hold a secret.
-    to: `${to.origin}${to.pathname}`,
+    to: urlWithoutQuery(to),
     status,
     ms: Math.round((performance.now() - started) * 10) / 10,
     // A receiver that echoes what it was sent must not put the secret in the replay log.

@@ -43,6 +43,16 @@ export function withoutCredentials(text: string): string {
   });
 }
 
+/**
+ * Where a URL points, as the webhook tools show a target: its origin and path, without credentials
+ * or query (where a token may ride: `?token=…`). A text that is no URL is not shown at all.
+ */
+export function urlWithoutQuery(url: URL | string): string {
+  if (typeof url === 'string' && !URL.canParse(url)) return HIDDEN_URL;
+  const { origin, pathname } = typeof url === 'string' ? new URL(url) : url;
+  return `${origin}${pathname}`;
+}
+
 /** The password a URL carries (as written and percent-decoded), for the list of secrets to redact. */
 export function urlPasswords(raw: string | undefined): string[] {
   if (raw === undefined) return [];

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MIN_SECRET_LENGTH, REDACTED, Redactor } from '../../src/runtime/secrets.js';
-import { displayUrl, HIDDEN_URL, urlPasswords, withoutCredentials } from '../../src/runtime/url-credentials.js';
+import { displayUrl, HIDDEN_URL, urlPasswords, urlWithoutQuery, withoutCredentials } from '../../src/runtime/url-credentials.js';
 import { capturedLogger } from '../support/captured-logger.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { Writable } from 'node:stream';
@@ -80,6 +80,13 @@ t.test('URL credentials are removed by parsing; a URL that does not parse cleanl
   );
   t.same(urlPasswords('redis://:r%2Fp%40ss@127.0.0.1:6379'), ['r%2Fp%40ss', 'r/p@ss']);
   t.same(urlPasswords('redis://127.0.0.1:6379'), []);
+  t.end();
+});
+
+t.test('a webhook target is shown by its origin and path: no credentials, no query, nothing for a text that is no URL', (t) => {
+  t.equal(urlWithoutQuery('http://user:pw@127.0.0.1:3000/hook?token=hf_abc&x=1#f'), 'http://127.0.0.1:3000/hook');
+  t.equal(urlWithoutQuery(new URL('https://example.com/a/b?sig=s3')), 'https://example.com/a/b');
+  t.equal(urlWithoutQuery('not a url ?token=hf_abc'), HIDDEN_URL);
   t.end();
 });
 

@@ -8,6 +8,7 @@ import { jsonDiff } from '../../webhooks/inspector/json-diff.js';
 import { redactHeaders, redactSecrets } from '../../webhooks/inspector/redact.js';
 import type { ReplayRecord } from '../../webhooks/recovery/replay-record.js';
 import { presentedToken, TOKEN_COOKIE, tokenChecker } from './access-token.js';
+import { urlWithoutQuery } from '../../runtime/url-credentials.js';
 
 export interface InspectorAppOptions {
   readonly index: DeliveryIndex;
@@ -90,7 +91,8 @@ export async function buildInspectorApp(options: InspectorAppOptions): Promise<{
       body: entry.body,
       ...(entry.rawBody === undefined ? {} : { rawBody: entry.rawBody }),
       answer: entry.answer ?? '',
-      target: entry.target ?? null,
+      // Where a replay goes by default, shown as every target is: no query, where a token may ride.
+      target: entry.target === undefined ? null : urlWithoutQuery(entry.target),
       replays,
     });
   });

@@ -17,6 +17,8 @@ import { fixture } from '../../webhooks/helpers.js';
 import { testDir } from '../../support/test-dir.js';
 
 const SECRET = 'inspector-secret-4d2a';
+/** A token in the forward target's query: the replay sends it, the inspector never shows it. */
+const QUERY_TOKEN = 'query-token-7c1e';
 
 const entry = (n: number, status: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({
   webhookId: `wh-${n}`,
@@ -38,6 +40,7 @@ async function inspector(t: Test, journal: string) {
     const response = await fetch(`${url.origin}${path}`, { ...init, headers: { ...headers, 'content-type': 'application/json' } });
     const text = await response.text();
     t.notMatch(text, SECRET, `${path}: no secret`);
+    t.notMatch(text, QUERY_TOKEN, `${path}: no token of a target's query`);
     return { status: response.status, body: JSON.parse(text) };
   };
   return { running, url, headers, api };
@@ -50,7 +53,7 @@ t.test('over a file journal: the API, the live feed, a rewrite, replays beside t
   const journal = join(dir, 'deliveries.jsonl');
   writeFileSync(
     journal,
-    `${JSON.stringify(entry(1, 200))}\n${JSON.stringify(entry(2, 500, { target: target.url, answer: `echo ${SECRET}` }))}\n`,
+    `${JSON.stringify(entry(1, 200))}\n${JSON.stringify(entry(2, 500, { target: `${target.url}?token=${QUERY_TOKEN}`, answer: `echo ${SECRET}` }))}\n`,
   );
   const { running, url, headers, api } = await inspector(t, journal);
   t.equal(running.deliveries, 2);
@@ -67,7 +70,8 @@ t.test('over a file journal: the API, the live feed, a rewrite, replays beside t
   t.match(list.body, { total: 2, matched: 2, deliveries: [{ webhookId: 'wh-2', outcome: 'failed' }, { webhookId: 'wh-1' }] });
   const [failed, passed] = list.body.deliveries as { id: string }[];
   const detail = await api(`/api/deliveries/${failed!.id}`);
-  t.match(detail.body, { headers: { authorization: '[redacted]' }, target: target.url, answer: 'echo [redacted]', replays: [] });
+  t.match(detail.body, { headers: { authorization: '[redacted]' }, answer: 'echo [redacted]', replays: [] });
+  t.equal(detail.body.target, target.url, 'the forward target shown without its query, where a token may ride');
   t.equal((await api('/api/deliveries/nope')).status, 404);
   t.same((await api(`/api/deliveries/${failed!.id}/diff?with=${passed!.id}`)).body.changes, [], 'the same payloads');
   t.equal((await api(`/api/deliveries/${failed!.id}/diff?with=nope`)).status, 404);

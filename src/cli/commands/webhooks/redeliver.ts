@@ -15,6 +15,7 @@ import { describeBody, journalFlag, printable, readDeliveries } from '../../jour
 import { deliveryHeaders } from '../../listen/forward-delivery.js';
 import { resendDelivery } from '../../resend-delivery.js';
 import { formatTable } from '../../table.js';
+import { urlWithoutQuery } from '../../../runtime/url-credentials.js';
 
 /** What `--failed` did: how many it sent, how many now pass, and each replay. */
 export interface BulkRedelivery {
@@ -154,7 +155,7 @@ function bodyToSend(entry: JournalEntry, webhookId: string): string {
 
 function row(entry: JournalEntry, to: URL): string[] {
   const { event, repo } = describeBody(entry.body);
-  return [entry.webhookId ?? '-', entry.receivedAt, event, repo, String(entry.status), `${to.origin}${to.pathname}`].map(printable);
+  return [entry.webhookId ?? '-', entry.receivedAt, event, repo, String(entry.status), urlWithoutQuery(to)].map(printable);
 }
 
 function plural(count: number, one: string, many: string): string {
