@@ -4,6 +4,36 @@
 
 const SAID_MS = 2000;
 
+/**
+ * Copies through a selected text field the visitor does not see: the way left where the page has no
+ * `navigator.clipboard` (a service opened over plain http at a name or address other than
+ * localhost) or is refused it. Focus goes back to the button, which then says what happened.
+ */
+function copyBySelection(text) {
+  const field = document.createElement('textarea');
+  field.className = 'visually-hidden';
+  field.readOnly = true;
+  field.value = text;
+  const focused = document.activeElement;
+  document.body.append(field);
+  field.select();
+  try {
+    return document.execCommand('copy');
+  } finally {
+    field.remove();
+    focused?.focus?.();
+  }
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return copyBySelection(text);
+  }
+}
+
 /** A Copy button for what `text()` gives when it is pressed. */
 export function copyButton(label, text) {
   const button = document.createElement('button');
@@ -13,12 +43,7 @@ export function copyButton(label, text) {
   button.setAttribute('aria-label', label);
   let timer;
   button.addEventListener('click', async () => {
-    let said = 'Copied';
-    try {
-      await navigator.clipboard.writeText(text());
-    } catch {
-      said = 'Not copied';
-    }
+    const said = (await copy(text())) ? 'Copied' : 'Not copied';
     button.textContent = said;
     button.setAttribute('aria-label', said);
     clearTimeout(timer);

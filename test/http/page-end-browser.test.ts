@@ -294,6 +294,26 @@ t.test('a copy button on each reply and code block, reached by the keyboard, say
     'Tab moves on from the code’s to the reply’s',
   );
 
+  // The same reply opened over plain http at a name (a service on the LAN): no navigator.clipboard.
+  const { address } = await served;
+  const lanName = 'chat-service.test';
+  const cookies = await context!.cookies(address);
+  await context!.addCookies(
+    cookies.map(({ name, value, path, httpOnly, sameSite }) => ({ name, value, domain: lanName, path, httpOnly, sameSite })),
+  );
+  const onLan = await context!.newPage();
+  t.teardown(() => onLan.close());
+  await onLan.goto(address.replace('127.0.0.1', lanName));
+  t.same(await onLan.evaluate('[window.isSecureContext, typeof navigator.clipboard]'), [false, 'undefined'], 'not a secure context');
+  const copyOnLan = onLan.locator('.message.bot').last().getByRole('button', { name: 'Copy the reply' });
+  await copyOnLan.focus();
+  await onLan.keyboard.press('Enter');
+  await onLan.locator('.message.bot').last().getByRole('button', { name: 'Copied' }).waitFor();
+  t.equal(await onLan.evaluate('document.activeElement.matches(".message.bot > button.copy")'), true, 'the focus back on the button');
+  // Read where the clipboard may be read: a secure page, in front (reading needs the focus).
+  await page.bringToFront();
+  t.equal(await page.evaluate('navigator.clipboard.readText()'), reply, 'copied all the same, as written');
+
   // The service's clock says START: the browser a few minutes later, then days later.
   const times = () =>
     page.locator('#conversation .message time').evaluateAll((all) => all.map((time) => [time.getAttribute('datetime'), time.textContent]));

@@ -22,6 +22,9 @@ function sharedChromium(): Promise<Browser> {
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // `*.test` names reach the loopback services too: an origin Chromium does not count as secure
+        // (plain http, neither localhost nor an IP of loopback), as a service opened on a LAN name is.
+        '--host-resolver-rules=MAP *.test 127.0.0.1',
       ],
     });
     const launched = browser;
