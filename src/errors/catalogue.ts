@@ -81,6 +81,11 @@ export const ERRORS = {
   TURN_NOT_FOUND: { statusCode: 404, message: 'No such turn: it ended a while ago, or it is not yours.' },
   HISTORY_UNAVAILABLE: { statusCode: 503, message: 'The conversation cannot be read or forgotten right now. Please try again.' },
   IMPORT_INVALID: { statusCode: 400, message: 'The file cannot be imported: %s. Nothing changed.' },
+  // An import appended or replaced under a reply still being written would put that reply after it, or into no conversation.
+  IMPORT_DURING_REPLY: {
+    statusCode: 409,
+    message: 'A reply of this conversation is still being written: wait for it to end (or stop it), then import. Nothing changed.',
+  },
   IMPORT_FAILED: { statusCode: 503, message: 'The conversation could not be imported right now. Please try again.' },
   AVATAR_FAILED: {
     statusCode: 500,

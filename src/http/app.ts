@@ -164,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       sessionSecret,
       cookiePolicy,
       feed,
+      turns,
       clock,
       maxMessageLength: config.maxMessageLength,
       maxImportBytes: config.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES,

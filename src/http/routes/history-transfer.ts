@@ -7,6 +7,7 @@ import type { CookiePolicy } from '../cookie-attributes.js';
 import { httpError } from '../errors.js';
 import { visitorSession } from '../session.js';
 import type { SystemClient } from '../system-client.js';
+import type { TurnLog } from '../../turns/turn-log.js';
 import type { VisitorFeed } from '../visitor-feed.js';
 
 export interface HistoryTransferRoutesOptions {
@@ -15,6 +16,8 @@ export interface HistoryTransferRoutesOptions {
   readonly cookiePolicy?: CookiePolicy;
   /** Tells the visitor's other tabs that the conversation changed. */
   readonly feed: VisitorFeed;
+  /** The visitor's streamed replies (on every replica): an import waits for them to end. */
+  readonly turns: TurnLog;
   readonly clock: Clock;
   /** A visitor's message at most this many characters, in an import as in a chat. */
   readonly maxMessageLength: number;
@@ -46,7 +49,7 @@ interface ImportQuery {
  */
 export const historyTransferRoutes: FastifyPluginAsync<HistoryTransferRoutesOptions> = async (
   app,
-  { system, sessionSecret, cookiePolicy, feed, clock, maxMessageLength, maxImportBytes },
+  { system, sessionSecret, cookiePolicy, feed, turns, clock, maxMessageLength, maxImportBytes },
 ) => {
   const historyOf = async (session: string): Promise<HistoryReported> => {
     const report = await system.history(session, false).catch((cause: unknown) => {
@@ -97,6 +100,7 @@ export const historyTransferRoutes: FastifyPluginAsync<HistoryTransferRoutesOpti
         if (error instanceof ImportFileError) throw httpError('IMPORT_INVALID', { args: [error.message], cause: error });
         throw error;
       }
+      if ((await turns.running(session)).length > 0) throw httpError('IMPORT_DURING_REPLY');
       let imported: HistoryImported;
       try {
         imported = await system.importHistory(session, read.messages, replace);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ERRORS } from '../../../src/errors/catalogue.js';
 import type { BusEvent } from '../../../src/bus/events.js';
@@ -9,6 +10,8 @@ import { ofType } from '../../support/bus-events.js';
 import { heldCalls } from '../../../testkit/held-completions.js';
 import { harness } from '../../support/harness.js';
 import { streamedChat, streamedTo } from '../../support/streaming.js';
+
+const ownFormatFile = readFileSync(new URL('../../fixtures/history-import/emotion-hub.json', import.meta.url), 'utf8');
 
 // Turns: the Turn-Id, the frames' ids, resuming (GET /api/chat/turns/:id), stop by turn, regenerate
 // and edit, and the visitor's feed. No nock: its interception would hold a stream's pieces until it ends.
@@ -202,6 +205,16 @@ t.test('edit: a new exchange in place of the last, the earlier kept; the mood mo
     t.same(await early.json(), { error: ERRORS.REPLY_IN_PROGRESS.message });
   }
   t.equal(calls.length, 3, 'the provider was not asked again');
+  // An import would put the reply after the imported messages, or (replacing) into no conversation.
+  for (const query of ['', '?replace=1']) {
+    const early = await visitor.fetch(`/api/history/import${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: ownFormatFile,
+    });
+    t.equal(early.status, 409, `an import${query} while a reply streams`);
+    t.same(await early.json(), { error: ERRORS.IMPORT_DURING_REPLY.message });
+  }
   calls[2]!.body.end(completionFrame('Me too!') + COMPLETION_END);
   await reader.done;
   t.match(reader.data('done'), [{ response: 'Me too!' }]);
