@@ -1,6 +1,7 @@
 import type { TestDeliveryResponse } from '../webhooks/send-test-delivery.js';
 import { CliError, ExitCode } from './exit-codes.js';
 import { urlWithoutQuery } from '../runtime/url-credentials.js';
+import { noAnswerCause } from './resend-delivery.js';
 
 export interface DeliveryAnswer {
   readonly status: number;
@@ -20,8 +21,7 @@ export async function deliverAndReport(
   try {
     response = await send();
   } catch (error) {
-    const cause = (error as Error & { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    throw new CliError(`Cannot reach ${urlWithoutQuery(url)}: ${cause}`, ExitCode.unreachable);
+    throw new CliError(`Cannot reach ${urlWithoutQuery(url)}: ${noAnswerCause(error)}`, ExitCode.unreachable);
   }
   const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body, null, 2);
   log(`HTTP ${response.status}`);

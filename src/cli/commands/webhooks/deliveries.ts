@@ -11,7 +11,7 @@ export default class WebhooksDeliveries extends CliCommand {
   static override description =
     'Reads the journal that `hub webhooks listen --journal FILE` or `WebhooksServer({ journal: FILE })` appends to: one row per delivery ' +
     'that carried the secret, with its Webhook-Id (for `hub webhooks redeliver`), the time received, the route, the event, the repository, ' +
-    'the answer’s status and milliseconds, and the verdict of its latest replay (`redeliver --failed`, the inspector’s Replay). ' +
+    'the answer’s status and milliseconds, and the verdict of its latest replay (`redeliver`, the inspector’s Replay). ' +
     '--json prints the entries as recorded (headers and body included; never the secret), with their `replays` when there are any.';
   static override examples = [
     '<%= config.bin %> webhooks deliveries --journal deliveries.jsonl',

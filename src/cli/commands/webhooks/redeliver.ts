@@ -1,10 +1,9 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { deliveredText, type JournalEntry } from '../../../webhooks/journal/entry.js';
-import { openReplayLog } from '../../../webhooks/journal/replay-log.js';
+import { openReplayLog, type ReplayLog } from '../../../webhooks/journal/replay-log.js';
 import { failedToResend } from '../../../webhooks/recovery/failed-plan.js';
 import { outcomeOf, type ReplayRecord } from '../../../webhooks/recovery/replay-record.js';
-import { WEBHOOK_SECRET_HEADER } from '../../../webhooks/secret.js';
 import { postDelivery } from '../../../webhooks/send-test-delivery.js';
 import { CliCommand } from '../../cli-command.js';
 import { type DeliveryAnswer, deliverAndReport } from '../../delivery-answer.js';
@@ -12,8 +11,7 @@ import { parseDuration } from '../../duration.js';
 import { CliError, ExitCode } from '../../exit-codes.js';
 import { httpUrl } from '../../http-url.js';
 import { describeBody, journalFlag, printable, readDeliveries } from '../../journal-source.js';
-import { deliveryHeaders } from '../../listen/forward-delivery.js';
-import { resendDelivery } from '../../resend-delivery.js';
+import { noAnswerCause, replayRecord, resendDelivery, resendRequest, type ResendOutcome } from '../../resend-delivery.js';
 import { formatTable } from '../../table.js';
 import { urlWithoutQuery } from '../../../runtime/url-credentials.js';
 
@@ -72,14 +70,33 @@ export default class WebhooksRedeliver extends CliCommand {
       throw new CliError('Give the Webhook-Id of a delivery (see `hub webhooks deliveries`), or --failed.', ExitCode.usage);
     const entry = (await readDeliveries(flags.journal)).entries.find((candidate) => candidate.webhookId === args.webhookId);
     if (entry === undefined) throw new CliError(`No delivery with Webhook-Id ${args.webhookId} in ${flags.journal}.`, ExitCode.usage);
-    const body = bodyToSend(entry, args.webhookId);
+    checkBodyKept(entry, args.webhookId);
     const url = to ?? targetOf([entry]).get(entry)!;
-    const headers = { ...deliveryHeaders(entry.headers), ...(secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: secret }) };
-    return deliverAndReport(
-      url,
-      () => postDelivery(url, body, headers, { fetch: this.runtime.fetch }),
-      (line) => this.log(line),
-    );
+    const { body, headers } = resendRequest(entry, secret);
+    const replays = await openReplays(flags.journal);
+    // Recorded with its verdict, as a --failed or an inspector replay is: `deliveries` shows it.
+    let outcome: ResendOutcome | undefined;
+    const started = performance.now();
+    try {
+      return await deliverAndReport(
+        url,
+        async () => {
+          try {
+            const response = await postDelivery(url, body, headers, { fetch: this.runtime.fetch });
+            outcome = { response };
+            return response;
+          } catch (error) {
+            outcome = { cause: noAnswerCause(error) };
+            throw error;
+          }
+        },
+        (line) => this.log(line),
+      );
+    } finally {
+      if (outcome !== undefined)
+        await replays.append(replayRecord(entry, url, outcome, performance.now() - started, { secret, by: 'redeliver' }));
+      await replays.close();
+    }
   }
 
   async #failed(
@@ -90,9 +107,7 @@ export default class WebhooksRedeliver extends CliCommand {
     dryRun: boolean,
   ): Promise<BulkRedelivery | { wouldSend: JournalEntry[] }> {
     const { entries } = await readDeliveries(journal);
-    const log = await openReplayLog(journal).catch((error: Error) => {
-      throw new CliError(`Cannot read the replays of ${journal}: ${error.message}`, ExitCode.usage);
-    });
+    const log = await openReplays(journal);
     try {
       const resend = failedToResend(entries, await log.read(), since).filter((entry) => deliveredText(entry) !== undefined);
       const targets = to === undefined ? targetOf(resend) : new Map(resend.map((entry) => [entry, to]));
@@ -134,6 +149,13 @@ export default class WebhooksRedeliver extends CliCommand {
   }
 }
 
+/** The replays recorded beside `journal`; one that cannot be opened is a usage error, before anything is sent. */
+function openReplays(journal: string): Promise<ReplayLog> {
+  return openReplayLog(journal).catch((error: Error) => {
+    throw new CliError(`Cannot read the replays of ${journal}: ${error.message}`, ExitCode.usage);
+  });
+}
+
 /** Where each delivery goes without --to: the forward target its `listen` recorded; none is a usage error. */
 function targetOf(entries: readonly JournalEntry[]): Map<JournalEntry, URL> {
   const missing = entries.filter((entry) => entry.target === undefined);
@@ -146,11 +168,9 @@ function targetOf(entries: readonly JournalEntry[]): Map<JournalEntry, URL> {
   return new Map(entries.map((entry) => [entry, httpUrl(entry.target!, 'The recorded forward target')]));
 }
 
-function bodyToSend(entry: JournalEntry, webhookId: string): string {
-  const body = deliveredText(entry);
-  if (body === undefined)
+function checkBodyKept(entry: JournalEntry, webhookId: string): void {
+  if (deliveredText(entry) === undefined)
     throw new CliError(`The delivery ${webhookId} was refused before its body was read: there is nothing to send.`, ExitCode.usage);
-  return body;
 }
 
 function row(entry: JournalEntry, to: URL): string[] {

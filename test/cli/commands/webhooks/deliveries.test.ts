@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import WebhooksDeliveries from '../../../../src/cli/commands/webhooks/deliveries.js';
@@ -89,6 +89,27 @@ t.test('deliveries: a table newest first, --json the entries; redeliver sends on
     env: { WEBHOOK_SECRET: SECRET },
   });
   t.equal(fromEnv.exitCode, 0, 'the secret from WEBHOOK_SECRET');
+  const nobody = await runWebhooksCommand(WebhooksRedeliver, ['wh-older', '--journal', journal, '--to', 'http://127.0.0.1:9/x?token=q1'], {
+    env: {},
+  });
+  t.equal(nobody.exitCode, 5, 'nothing answers: exit 5');
+
+  // Each is recorded beside the journal with its verdict, as a --failed or an inspector replay is.
+  const replays = readFileSync(`${journal}.replays.jsonl`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  t.match(replays, [
+    { webhookId: 'wh-older', status: 200, verdict: 'still passing', by: 'redeliver', to: target.url },
+    { webhookId: 'wh-newer', status: 401, verdict: 'regressed', by: 'redeliver' },
+    { webhookId: 'wh-newer', status: 200, verdict: 'still passing' },
+    { webhookId: 'wh-older', status: null, verdict: 'regressed', to: 'http://127.0.0.1:9/x', answer: /^No answer: / },
+  ]);
+  t.equal(replays.length, 4);
+  t.notMatch(JSON.stringify(replays), SECRET, 'an answer never keeps the secret');
+  const after = await runWebhooksCommand(WebhooksDeliveries, ['--journal', journal], { env: {} });
+  t.match(after.stdout, /wh-newer .* still passing \(200\)\n/);
+  t.match(after.stdout, /wh-older .* regressed \(no answer\)\n/);
 });
 
 t.test('an empty journal, a missing one, an unknown id, a bad --to', async (t) => {
