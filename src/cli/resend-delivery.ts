@@ -22,7 +22,7 @@ export function noAnswerCause(error: unknown): string {
 }
 
 /** The journaled delivery as it came (body bytes, headers, `Webhook-Id`), with `secret` in `X-Webhook-Secret`. */
-export function resendRequest(entry: JournalEntry, secret: string | undefined): { body: string; headers: Record<string, string> } {
+function resendRequest(entry: JournalEntry, secret: string | undefined): { body: string; headers: Record<string, string> } {
   return {
     body: deliveredText(entry) ?? '',
     headers: { ...deliveryHeaders(entry.headers), ...(secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: secret }) },
@@ -30,7 +30,7 @@ export function resendRequest(entry: JournalEntry, secret: string | undefined): 
 }
 
 /** The replay's record of a delivery sent again to `to`, `ms` after it was sent, with its verdict against the delivery's own answer. */
-export function replayRecord(
+function replayRecord(
   entry: JournalEntry,
   to: URL,
   outcome: ResendOutcome,
@@ -57,10 +57,15 @@ export function replayRecord(
 }
 
 /**
- * Sends a journaled delivery to `to` again, as it came, and returns the replay's record: the answer
- * or why there was none, and the verdict. Never throws for an answer that did not come.
+ * Sends a journaled delivery to `to` again, as it came, and returns what it got and the replay's
+ * record of it (the answer or why there was none, and the verdict). Never throws for an answer that
+ * did not come.
  */
-export async function resendDelivery(entry: JournalEntry, to: URL, options: ResendOptions): Promise<ReplayRecord> {
+export async function resendDelivery(
+  entry: JournalEntry,
+  to: URL,
+  options: ResendOptions,
+): Promise<{ readonly outcome: ResendOutcome; readonly record: ReplayRecord }> {
   const { body, headers } = resendRequest(entry, options.secret);
   const started = performance.now();
   let outcome: ResendOutcome;
@@ -71,5 +76,5 @@ export async function resendDelivery(entry: JournalEntry, to: URL, options: Rese
   } catch (error) {
     outcome = { cause: noAnswerCause(error) };
   }
-  return replayRecord(entry, to, outcome, performance.now() - started, options);
+  return { outcome, record: replayRecord(entry, to, outcome, performance.now() - started, options) };
 }

@@ -53,7 +53,7 @@ export async function runInspector(options: InspectorOptions): Promise<RunningIn
     secrets: options.secret === undefined ? [] : [options.secret],
     replay: async (id, to) => {
       const { entry } = index.get(id)!;
-      const record = await resendDelivery(entry, to ?? new URL(entry.target!), {
+      const { record } = await resendDelivery(entry, to ?? new URL(entry.target!), {
         secret: options.secret,
         fetch: options.fetch,
         by: 'inspect',

@@ -4,14 +4,13 @@ import { deliveredText, type JournalEntry } from '../../../webhooks/journal/entr
 import { openReplayLog, type ReplayLog } from '../../../webhooks/journal/replay-log.js';
 import { failedToResend } from '../../../webhooks/recovery/failed-plan.js';
 import { outcomeOf, type ReplayRecord } from '../../../webhooks/recovery/replay-record.js';
-import { postDelivery } from '../../../webhooks/send-test-delivery.js';
 import { CliCommand } from '../../cli-command.js';
 import { type DeliveryAnswer, deliverAndReport } from '../../delivery-answer.js';
 import { parseDuration } from '../../duration.js';
 import { CliError, ExitCode } from '../../exit-codes.js';
 import { httpUrl } from '../../http-url.js';
 import { describeBody, journalFlag, printable, readDeliveries } from '../../journal-source.js';
-import { noAnswerCause, replayRecord, resendDelivery, resendRequest, type ResendOutcome } from '../../resend-delivery.js';
+import { resendDelivery, type ResendOutcome } from '../../resend-delivery.js';
 import { formatTable } from '../../table.js';
 import { urlWithoutQuery } from '../../../runtime/url-credentials.js';
 
@@ -72,31 +71,24 @@ export default class WebhooksRedeliver extends CliCommand {
     if (entry === undefined) throw new CliError(`No delivery with Webhook-Id ${args.webhookId} in ${flags.journal}.`, ExitCode.usage);
     checkBodyKept(entry, args.webhookId);
     const url = to ?? targetOf([entry]).get(entry)!;
-    const { body, headers } = resendRequest(entry, secret);
     const replays = await openReplays(flags.journal);
-    // Recorded with its verdict, as a --failed or an inspector replay is: `deliveries` shows it.
-    let outcome: ResendOutcome | undefined;
-    const started = performance.now();
+    let outcome: ResendOutcome;
     try {
-      return await deliverAndReport(
-        url,
-        async () => {
-          try {
-            const response = await postDelivery(url, body, headers, { fetch: this.runtime.fetch });
-            outcome = { response };
-            return response;
-          } catch (error) {
-            outcome = { cause: noAnswerCause(error) };
-            throw error;
-          }
-        },
-        (line) => this.log(line),
-      );
+      const sent = await resendDelivery(entry, url, { secret, fetch: this.runtime.fetch, by: 'redeliver' });
+      // Recorded with its verdict, as a --failed or an inspector replay is: `deliveries` shows it.
+      await replays.append(sent.record);
+      outcome = sent.outcome;
     } finally {
-      if (outcome !== undefined)
-        await replays.append(replayRecord(entry, url, outcome, performance.now() - started, { secret, by: 'redeliver' }));
       await replays.close();
     }
+    return deliverAndReport(
+      url,
+      async () => {
+        if ('cause' in outcome) throw new Error(outcome.cause);
+        return outcome.response;
+      },
+      (line) => this.log(line),
+    );
   }
 
   async #failed(
@@ -127,7 +119,7 @@ export default class WebhooksRedeliver extends CliCommand {
       }
       const replays: ReplayRecord[] = [];
       for (const entry of resend) {
-        const replay = await resendDelivery(entry, targets.get(entry)!, { secret, fetch: this.runtime.fetch, by: 'redeliver' });
+        const { record: replay } = await resendDelivery(entry, targets.get(entry)!, { secret, fetch: this.runtime.fetch, by: 'redeliver' });
         await log.append(replay);
         replays.push(replay);
         const { event, repo } = describeBody(entry.body);
