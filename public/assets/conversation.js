@@ -92,6 +92,9 @@ const LOST_REPLY = {
   code: 'TURN_LOST',
 };
 
+/** The conversation's messages as the history holds them (a pending "Thinking…" is none). */
+const MESSAGES = '.message.user, .message.bot:not(.thinking)';
+
 const ROUTES = { chat: '/api/chat', regenerate: '/api/chat/regenerate', edit: '/api/chat/edit' };
 
 export function mountConversation(bus) {
@@ -203,7 +206,7 @@ export function mountConversation(bus) {
   /** Regenerate on the last reply, Edit on the last message: only the last exchange can be redone. */
   function placeRedoButtons() {
     for (const button of conversation.querySelectorAll('.redo')) button.remove();
-    const items = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
+    const items = [...conversation.querySelectorAll(MESSAGES)];
     const [user, bot] = items.slice(-2);
     if (!user?.classList.contains('user') || !bot?.classList.contains('bot')) return;
     const redo = (item, text, label, action) => {
@@ -222,7 +225,7 @@ export function mountConversation(bus) {
     let before = 0;
     for (const item of conversation.children) {
       if (item.matches('.message.error')) notices.push({ item, before });
-      else if (item.matches('.message.user, .message.bot:not(.thinking)')) before += 1;
+      else if (item.matches(MESSAGES)) before += 1;
     }
     return notices;
   }
@@ -245,7 +248,7 @@ export function mountConversation(bus) {
       if (message.role === 'assistant') addReplyCopy(item);
     }
     for (const { item, before } of notices) {
-      conversation.insertBefore(item, conversation.querySelectorAll(':scope > .message.user, :scope > .message.bot')[before] ?? null);
+      conversation.insertBefore(item, conversation.querySelectorAll(MESSAGES)[before] ?? null);
     }
     placeRedoButtons();
     if (!shown) toEnd();
@@ -494,7 +497,7 @@ export function mountConversation(bus) {
       if (!followed.has(id) && !ownTurns.has(id)) queueMicrotask(() => catchUp(id));
     }
     if (followed.has(id) || ownTurns.has(id)) return;
-    const bubbles = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
+    const bubbles = [...conversation.querySelectorAll(MESSAGES)];
     if (redo === 'regenerate') bubbles.at(-1)?.remove();
     if (redo === 'edit') for (const item of bubbles.slice(-2)) item.remove();
     if (redo !== 'regenerate') say('user', String(message));
@@ -554,7 +557,7 @@ export function mountConversation(bus) {
     const mode = redo ?? (editing ? 'edit' : undefined);
     stopEditing();
     for (const button of conversation.querySelectorAll('.redo')) button.remove();
-    const bubbles = [...conversation.querySelectorAll('.message.user, .message.bot:not(.thinking)')];
+    const bubbles = [...conversation.querySelectorAll(MESSAGES)];
     if (mode === 'regenerate') bubbles.at(-1)?.remove();
     if (mode === 'edit') for (const item of bubbles.slice(-2)) item.remove();
     if (mode !== 'regenerate') say('user', text);
