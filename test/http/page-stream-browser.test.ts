@@ -101,9 +101,12 @@ t.test('the page streams replies as Markdown (no HTML), stops, pushes the mood, 
   await page.click('#new-conversation');
   await page.waitForFunction(() => document.querySelectorAll('#conversation .message').length === 0);
   await forgotten;
+  // Listening before the reload: the page reads the history as it loads, maybe before Ready shows.
+  const historyRead = page.waitForResponse((response) => response.url().endsWith('/api/history') && response.request().method() === 'GET');
   await page.reload();
+  await historyRead;
+  await page.locator('#conversation[aria-busy="false"]').waitFor({ state: 'attached' });
   await page.locator('#state', { hasText: 'Ready' }).waitFor();
-  await page.waitForResponse((response) => response.url().endsWith('/api/history')).catch(() => undefined);
   t.equal(await page.locator('#conversation .message').count(), 0, 'a forgotten conversation stays forgotten');
 
   held.end(COMPLETION_END);
