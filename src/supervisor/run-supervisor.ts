@@ -3,7 +3,7 @@ import { KEY_CHECKED_VARIABLE } from '../config/chat-config.js';
 import { isDebugEnabled, prettyLines } from '../runtime/logger.js';
 import { Redactor } from '../runtime/secrets.js';
 import { serviceLogger } from '../service/run-chat-service.js';
-import { supervise } from './supervise.js';
+import { STOP_SIGNALS, supervise } from './supervise.js';
 import { ConnectionDesk } from './connection-desk.js';
 import { loadChatConfig } from '../config/chat-config.js';
 
@@ -17,10 +17,16 @@ export async function runSupervisor(): Promise<number> {
   if (script === undefined) throw new Error('cannot tell which script to run as the service');
   // The supervisor holds the port for the children's whole succession (a bad setting throws ConfigError, as `hub serve` does).
   const { port, host } = loadChatConfig(process.env);
+  // A stop signal from the moment the port is opened (a process manager may send one as soon as it
+  // reads `Server listening`) is held, then handled as soon as the supervisor listens for signals:
+  // without a listener, Node would die of it at once, no clean stop, no status 0.
+  const held: NodeJS.Signals[] = [];
+  const hold = (signal: NodeJS.Signals): number => held.push(signal);
+  for (const signal of STOP_SIGNALS) process.on(signal, hold);
   const desk = await ConnectionDesk.open(port, host, logger);
   // The children serve this port (their page and log lines say it): the one given for PORT=0 too.
   process.env.PORT = String(desk.port);
-  return supervise({
+  const supervised = supervise({
     logger,
     desk,
     output: process.stdout,
@@ -33,4 +39,7 @@ export async function runSupervisor(): Promise<number> {
         env: keyChecked ? { ...process.env, [KEY_CHECKED_VARIABLE]: '1' } : process.env,
       }),
   });
+  for (const signal of STOP_SIGNALS) process.off(signal, hold);
+  for (const signal of held) process.emit(signal, signal);
+  return supervised;
 }

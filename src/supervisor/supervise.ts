@@ -37,6 +37,9 @@ export interface SuperviseOptions {
   readonly desk?: ConnectionDesk;
 }
 
+/** The signals that stop the supervisor (by default): each goes to the child, then the supervisor ends. */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
 /** How long a child that is still starting may take to end after a stop signal before it is killed. */
 export const STARTING_STOP_MS = 1500;
 
@@ -88,7 +91,7 @@ const alive = (child: ChildProcess | undefined): child is ChildProcess =>
 export function supervise(options: SuperviseOptions): Promise<number> {
   const { logger, output } = options;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
-  const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+  const signals = options.signals ?? STOP_SIGNALS;
   const readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   const now = options.now ?? Date.now;
   const after = options.after ?? afterTimeout;
