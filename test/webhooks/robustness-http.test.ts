@@ -10,6 +10,7 @@ import {
   checkAnswer,
   countingHandlers,
   deliverAndCheck,
+  describe,
   expectedHandler,
   headersOf,
   NAMES,
@@ -145,10 +146,18 @@ t.test(`${CANARY_RUNS} refusals: one log line each, with the route and status, n
 t.test(`${BURSTS} bursts of concurrent generated requests: every answer checked, each valid delivery handled once`, async (t) => {
   const { calls, post, send } = await launch(t);
   let sent = 0;
+  // Each answer's wait, so that a burst that stalls or fails on a busy machine says which request it was.
+  const waits: { ms: number; what: string }[] = [];
+  const timed = async (request: GeneratedRequest): Promise<Answer> => {
+    const started = performance.now();
+    const answer = await send(request);
+    waits.push({ ms: performance.now() - started, what: `${describe(request)} → ${answer.status}` });
+    return answer;
+  };
   await fc.assert(
     fc.asyncProperty(fc.array(requestArb({ http: true }, BODY_LIMIT), { minLength: 5, maxLength: 30 }), async (requests) => {
       const before = { ...calls };
-      const answers = await Promise.all(requests.map(send));
+      const answers = await Promise.all(requests.map(timed));
       for (const [index, request] of requests.entries()) checkAnswer(request, answers[index]!);
       for (const name of NAMES) {
         assert.equal(calls[name] - before[name], requests.filter((request) => expectedHandler(request) === name).length, `${name} calls`);
@@ -157,7 +166,10 @@ t.test(`${BURSTS} bursts of concurrent generated requests: every answer checked,
     }),
     { numRuns: BURSTS },
   );
-  t.comment(`${sent} requests in bursts`);
+  const slowest = waits.sort((a, b) => b.ms - a.ms).slice(0, 3);
+  t.comment(
+    `${sent} requests in bursts; the slowest answered in ${slowest.map(({ ms, what }) => `${Math.round(ms)} ms (${what})`).join(', ')}`,
+  );
   const { path, headers, body } = validDelivery();
   t.equal((await post(path, headers, body)).status, 200, 'a valid delivery is still served afterwards');
 });
