@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { ROOT } from './package-root.js';
 import { eventually, settlesWithin } from './eventually.js';
+import { untraced } from './untraced.js';
 
 export interface ListenProcess {
   readonly child: ChildProcess;
@@ -19,7 +20,7 @@ export interface ListenProcess {
 }
 
 export function startListen(args: string[], env: NodeJS.ProcessEnv): ListenProcess {
-  const child = spawn(process.execPath, ['bin/run.js', 'webhooks', 'listen', ...args], {
+  const child = spawn(...untraced(process.execPath, ['bin/run.js', 'webhooks', 'listen', ...args]), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import t from 'tap';
 import { ROOT, requireBuilt, runBuiltCli } from '../support/built-cli.js';
+import { untraced } from '../../testkit/untraced.js';
 
 t.before(requireBuilt);
 
@@ -30,7 +31,7 @@ t.test('hub appraise TEXT…: one JSON line per text, as the service reads it', 
 });
 
 t.test('hub appraise with no TEXT reads each line of standard input (blank lines skipped)', async (t) => {
-  const child = spawn(process.execPath, ['bin/run.js', 'appraise'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(...untraced(process.execPath, ['bin/run.js', 'appraise']), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stdin.end('why is the sky blue?\n\nI miss you so much\n');
@@ -50,7 +51,7 @@ t.test('hub appraise with no TEXT reads each line of standard input (blank lines
 });
 
 t.test('hub appraise: an over-long line is a JSON line naming it, the others are read, and the exit is 1 at the end', async (t) => {
-  const child = spawn(process.execPath, ['bin/run.js', 'appraise'], {
+  const child = spawn(...untraced(process.execPath, ['bin/run.js', 'appraise']), {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, MAX_MESSAGE_LENGTH: '20' },
@@ -87,7 +88,7 @@ async function appraiseStream(
   const peak =
     'data:text/javascript,import{readFileSync,writeSync}from"node:fs";process.on("exit",()=>writeSync(2,`${/VmHWM:.*/.exec(readFileSync("/proc/self/status","utf8"))}\\n`))';
   // Only PATH and HOME: the test runner's NODE_OPTIONS (its loaders) would weigh on the child's memory.
-  const child = spawn(process.execPath, ['--import', peak, 'bin/run.js', 'appraise'], {
+  const child = spawn(...untraced(process.execPath, ['--import', peak, 'bin/run.js', 'appraise']), {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH, HOME: process.env.HOME },

@@ -17,6 +17,7 @@ import { ROOT, requireBuilt } from '../support/built-cli.js';
 import { runWebhooksCommand } from '../support/run-webhooks-command.js';
 import { fixtureText } from '../webhooks/helpers.js';
 import { testDir } from '../support/test-dir.js';
+import { untraced } from '../../testkit/untraced.js';
 
 const OUTPUT = 'test-output';
 const TOKEN = 'hf_inspect_token';
@@ -43,7 +44,7 @@ async function echoingTarget(t: Test) {
 }
 
 function startInspect(args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; url: Promise<string>; stderr: () => string } {
-  const child = spawn(process.execPath, ['bin/run.js', 'webhooks', 'inspect', ...args], {
+  const child = spawn(...untraced(process.execPath, ['bin/run.js', 'webhooks', 'inspect', ...args]), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

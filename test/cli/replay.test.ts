@@ -16,6 +16,7 @@ import { deliveredChanges } from '../support/delivered-changes.js';
 import { redisClient, startRedisServer } from '../support/redis-server.js';
 import { requireBuilt, ROOT } from '../support/built-cli.js';
 import { testDir } from '../support/test-dir.js';
+import { untraced } from '../../testkit/untraced.js';
 
 settings.enableAutoTranspile = false;
 t.afterEach(() => {
@@ -225,7 +226,7 @@ t.test('one long line is read in linear time: 4 times the bytes do not take 30 t
 
 t.test('hub replay --redis with text piped on stdin does not read stdin as the FILE', async (t) => {
   requireBuilt();
-  const child = spawn(process.execPath, ['bin/run.js', 'replay', '--redis', 'redis://127.0.0.1:1/0'], {
+  const child = spawn(...untraced(process.execPath, ['bin/run.js', 'replay', '--redis', 'redis://127.0.0.1:1/0']), {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

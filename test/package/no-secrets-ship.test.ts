@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import { ROOT } from '../support/built-cli.js';
 import { testDir } from '../support/test-dir.js';
+import { untraced } from '../../testkit/untraced.js';
 
 // A build's environment must never ship. oclif writes each command's static properties into
 // oclif.manifest.json; a static holding process.env once put the builder's tokens there, and the
@@ -41,12 +42,12 @@ t.test('a build with secrets in its environment leaves none in the package or th
   }
   symlinkSync(join(ROOT, 'node_modules'), join(build, 'node_modules'));
   const env = { ...process.env, ...MARKERS };
-  await run(process.execPath, [join(ROOT, 'node_modules', 'oclif', 'bin', 'run.js'), 'manifest'], { cwd: build, env });
+  await run(...untraced(process.execPath, [join(ROOT, 'node_modules', 'oclif', 'bin', 'run.js'), 'manifest']), { cwd: build, env });
   const manifest = readFileSync(join(build, 'oclif.manifest.json'), 'utf8');
   t.match(manifest, /"webhooks:ls"/, 'the manifest was written with the commands');
   t.notMatch(manifest, /"PATH"/, 'no environment variable at all in the manifest');
 
-  const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', build], { cwd: build, env });
+  const { stdout } = await run(...untraced(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', build]), { cwd: build, env });
   const [packed] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
   t.ok(
     packed.files.some((file) => file.path === 'oclif.manifest.json'),

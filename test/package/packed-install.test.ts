@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { ROOT, requireBuilt } from '../support/built-cli.js';
+import { untraced } from '../../testkit/untraced.js';
 
 // What the Dockerfile does, without Docker: pack the package as npm would publish it (dist/ as
 // built, no second build), install it with production dependencies only into an empty folder
@@ -20,10 +21,10 @@ t.test('the packed tarball installs with production dependencies, serves /health
   const app = mkdtempSync(join(tmpdir(), 'emotion-hub-packed-'));
   t.teardown(() => rmSync(app, { recursive: true, force: true }));
   mkdirSync(join(app, 'data'));
-  const { stdout } = await run(npm, ['pack', '--ignore-scripts', '--pack-destination', app], { cwd: ROOT });
+  const { stdout } = await run(...untraced(npm, ['pack', '--ignore-scripts', '--pack-destination', app]), { cwd: ROOT });
   renameSync(join(app, stdout.trim().split('\n').at(-1)!), join(app, 'emotion-hub.tgz'));
   copyFileSync(join(ROOT, 'space', 'package.json'), join(app, 'package.json'));
-  await run(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: app });
+  await run(...untraced(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline']), { cwd: app });
 
   const installed = join(app, 'node_modules');
   t.ok(existsSync(join(installed, 'emotion-hub', 'dist', 'webhooks', 'samples', 'repo.content.json')), 'the sample payloads are shipped');
@@ -38,7 +39,7 @@ t.test('the packed tarball installs with production dependencies, serves /health
   t.notOk(existsSync(join(installed, 'localtunnel')), 'no localtunnel');
   t.notOk(existsSync(join(installed, 'axios')), 'no axios');
 
-  const child = spawn(join(installed, '.bin', 'hub'), ['serve'], {
+  const child = spawn(...untraced(join(installed, '.bin', 'hub'), ['serve']), {
     cwd: app,
     // The image's environment, on loopback (the 0.0.0.0 rule of a Space is tested in listen-host.test.ts).
     env: {
@@ -69,24 +70,22 @@ t.test('the packed tarball installs with production dependencies, serves /health
   t.equal(page.status, 200, 'the page and its assets are in the package');
 
   const imported = await run(
-    process.execPath,
-    [
+    ...untraced(process.execPath, [
       '--input-type=module',
       '-e',
       "for (const entry of ['emotion-hub', 'emotion-hub/webhooks', 'emotion-hub/hub', 'emotion-hub/chat']) console.log(entry, Object.keys(await import(entry)).length > 0)",
-    ],
+    ]),
     { cwd: app },
   );
   t.equal(imported.stdout, 'emotion-hub true\nemotion-hub/webhooks true\nemotion-hub/hub true\nemotion-hub/chat true\n');
 
   // share: true without localtunnel says what to install, and the local server serves on.
   const shared = await run(
-    process.execPath,
-    [
+    ...untraced(process.execPath, [
       '--input-type=module',
       '-e',
       "const { WebhooksServer } = await import('emotion-hub/webhooks'); const s = new WebhooksServer({ port: 0, share: true, logger: false, print: () => {}, env: { HF_HUB_DISABLE_EXPERIMENTAL_WARNING: '1' } }); s.addWebhook('/x', () => 1); await s.launch().catch((e) => console.log(e.name, e.message)); console.log((await fetch(s.url + '/')).status); await s.close();",
-    ],
+    ]),
     { cwd: app },
   );
   t.match(shared.stdout, /^WebhookTunnelError .*npm install localtunnel@2\.0\.2.*\n200\n$/);

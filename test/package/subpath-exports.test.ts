@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { ROOT, requireBuilt } from '../support/built-cli.js';
 import { testDir } from '../support/test-dir.js';
+import { untraced } from '../../testkit/untraced.js';
 
 // The package's entries, imported by name from the built package as a user's code would, each in a
 // fresh node process that records every module it loaded (test/support/record-imports.mjs).
@@ -17,14 +18,13 @@ const NOT_IN_LIGHT_ENTRIES = [...CHAT_MACHINERY, 'typebox'];
 async function importEntry(t: Test, entry: string, then = ''): Promise<{ packages: Set<string>; exports: string[] }> {
   const record = join(testDir(t, {}), 'loaded.json');
   const { stdout } = await run(
-    process.execPath,
-    [
+    ...untraced(process.execPath, [
       '--import',
       './test/support/record-imports.mjs',
       '--input-type=module',
       '-e',
       `const m = await import('${entry}'); ${then}; console.log(JSON.stringify(Object.keys(m)))`,
-    ],
+    ]),
     { cwd: ROOT, env: { ...process.env, RECORD_IMPORTS_FILE: record } },
   );
   const loaded = JSON.parse(readFileSync(record, 'utf8')) as string[];

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { runChatService } from '../../src/service/run-chat-service.js';
 import { requireBuilt } from '../support/built-cli.js';
 import { testDir } from '../support/test-dir.js';
+import { untraced } from '../../testkit/untraced.js';
 
 const FIXTURE = new URL('../fixtures/serve-with-fake-system.mjs', import.meta.url).pathname;
 
@@ -18,7 +19,7 @@ t.test('a bad environment value is a ConfigError naming the variable, before any
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   t.test(`${signal} stops the service gracefully and the process exits 0`, async (t) => {
     requireBuilt();
-    const child = spawn(process.execPath, [FIXTURE], {
+    const child = spawn(...untraced(process.execPath, [FIXTURE]), {
       // The state's folder in the test's own: the service keeps its generated session secret there.
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DEBUG: '0', EMOTIONS_FILE: join(testDir(t), 'emotions.json') },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../testkit/package-root.js';
+import { untraced } from '../../testkit/untraced.js';
 
 export { ROOT };
 
@@ -24,8 +25,7 @@ export interface CliResult {
 export function runBuiltCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      ['bin/run.js', ...args],
+      ...untraced(process.execPath, ['bin/run.js', ...args]),
       { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { ROOT } from './built-cli.js';
 import { eventually, settlesWithin } from '../../testkit/eventually.js';
 import { testDir } from './test-dir.js';
+import { untraced } from '../../testkit/untraced.js';
 
 // `hub serve` as a user runs it: the built binary in its own process (npm test builds first).
 const BIN = join(ROOT, 'bin', 'run.js');
@@ -33,7 +34,7 @@ export function serve(t: Test, env: Record<string, string>, args: readonly strin
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(LLM_|CHAT_|PORT$|HOST$|EVENT_LOG$|EMOTIONS_FILE$|DRIFT_|DEBUG$)/.test(name)),
   );
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+  const child = spawn(...untraced(process.execPath, [BIN, 'serve', ...args]), {
     env: { ...clean, PORT: '0', HOST: '127.0.0.1', EMOTIONS_FILE: env.EMOTIONS_FILE ?? join(testDir(t), 'emotions.json'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ROOT, requireBuilt } from '../support/built-cli.js';
+import { untraced } from '../../testkit/untraced.js';
 
 const run = promisify(execFile);
 
@@ -55,6 +56,9 @@ t.test('without a ws:// XSTATE_INSPECT, neither @statelyai/inspect nor ws is loa
     inspectionFromEnv({ XSTATE_INSPECT: 'log' }, { debug() {}, warn() {} });
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((path) => /node_modules\\/(ws|isomorphic-ws|superjson)\\//.test(path));
     console.log(JSON.stringify(loaded));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { PATH: process.env.PATH } });
+  const { stdout } = await run(...untraced(process.execPath, ['--input-type=module', '-e', script]), {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH },
+  });
   t.same(JSON.parse(stdout), []);
 });

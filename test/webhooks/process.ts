@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ROOT, requireBuilt } from '../support/built-cli.js';
+import { untraced } from '../../testkit/untraced.js';
 
 export { ROOT };
 
@@ -17,7 +18,11 @@ export interface RunningScript {
 /** Runs a script with node from the repository root; the caller kills it. */
 export function runScript(script: string, env: NodeJS.ProcessEnv): RunningScript {
   requireBuilt();
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...untraced(process.execPath, [script]), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();

@@ -9,6 +9,7 @@ import { plainServeFlags } from '../../../src/cli/start/serve-flags.js';
 import { ROOT, runBuiltCli } from '../../support/built-cli.js';
 import { settledOver } from '../../support/served-cli.js';
 import { testDir } from '../../support/test-dir.js';
+import { untraced } from '../../../testkit/untraced.js';
 
 t.test('plain `serve` with its own flags takes the fast path; anything else is left to oclif', async (t) => {
   t.same(plainServeFlags(['serve']), { supervise: false, supervised: false, standby: false });
@@ -40,7 +41,7 @@ t.test('the fast path knows every flag of the oclif command, and only those', as
 // The invariant the fast path's saving rests on (the `hub serve` start row of `npm run bench`).
 t.test('a plain `hub serve` answers without ever loading oclif', async (t) => {
   const oclifLoaded = `data:text/javascript,import{createRequire}from'node:module';const r=createRequire('file:///');process.on('exit',()=>process.stderr.write('oclif loaded: '+Object.keys(r.cache).some((p)=>p.includes('@oclif'))+'\\n'))`;
-  const child = spawn(process.execPath, ['--import', oclifLoaded, join(ROOT, 'bin', 'run.js'), 'serve'], {
+  const child = spawn(...untraced(process.execPath, ['--import', oclifLoaded, join(ROOT, 'bin', 'run.js'), 'serve']), {
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', DEBUG: '0', EMOTIONS_FILE: join(testDir(t), 'emotions.json') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,6 +9,7 @@ import { ROOT, requireBuilt } from '../../../support/built-cli.js';
 import { runWebhooksCommand } from '../../../support/run-webhooks-command.js';
 import { fixture } from '../../../webhooks/helpers.js';
 import { testDir } from '../../../support/test-dir.js';
+import { untraced } from '../../../../testkit/untraced.js';
 
 const minutesAgo = (minutes: number): string => new Date(Date.now() - minutes * 60_000).toISOString();
 const entry = (body: unknown, minutes: number, status = 200): JournalEntry => ({
@@ -122,9 +123,8 @@ export default server;
   const nodeTest = (appFile: string) =>
     new Promise<{ code: number; output: string }>((resolve) =>
       execFile(
-        process.execPath,
         // The TAP reporter on every Node line: from Node 24 the default is the spec reporter, even into a pipe.
-        ['--test', '--test-reporter=tap', join('fixtures', 'webhooks-fixtures.test.mjs')],
+        ...untraced(process.execPath, ['--test', '--test-reporter=tap', join('fixtures', 'webhooks-fixtures.test.mjs')]),
         { cwd: project, env: { PATH: process.env.PATH, WEBHOOKS_APP: appFile, WEBHOOK_SECRET: 'fixture-secret' } },
         (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
       ),
