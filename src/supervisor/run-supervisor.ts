@@ -23,7 +23,14 @@ export async function runSupervisor(): Promise<number> {
   const held: NodeJS.Signals[] = [];
   const hold = (signal: NodeJS.Signals): number => held.push(signal);
   for (const signal of STOP_SIGNALS) process.on(signal, hold);
-  const desk = await ConnectionDesk.open(port, host, logger);
+  const release = (): void => {
+    for (const signal of STOP_SIGNALS) process.off(signal, hold);
+  };
+  // A port it cannot open ends the supervisor (status 1): the signals are Node's again.
+  const desk = await ConnectionDesk.open(port, host, logger).catch((error: unknown) => {
+    release();
+    throw error;
+  });
   // The children serve this port (their page and log lines say it): the one given for PORT=0 too.
   process.env.PORT = String(desk.port);
   const supervised = supervise({
@@ -39,7 +46,7 @@ export async function runSupervisor(): Promise<number> {
         env: keyChecked ? { ...process.env, [KEY_CHECKED_VARIABLE]: '1' } : process.env,
       }),
   });
-  for (const signal of STOP_SIGNALS) process.off(signal, hold);
+  release();
   for (const signal of held) process.emit(signal, signal);
   return supervised;
 }
