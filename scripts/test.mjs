@@ -132,8 +132,8 @@ async function runFiles() {
   };
   await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
   if (failed.length > 0) console.log(`# failed: ${failed.join(' ')}`);
-  if (files.length === 0) console.log('# no test file found: run `npm run pretest` first');
-  close(totals, failed.length === 0 && files.length > 0 ? 0 : 1, 'no test file ran');
+  // A run of no file is no pass: the note is printed only then (a failed file counts as a failure).
+  close(totals, failed.length === 0 && files.length > 0 ? 0 : 1, 'no test file found: run `npm run pretest` first');
 }
 
 if (args.includes('--coverage')) runWithCoverage();
