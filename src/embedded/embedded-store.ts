@@ -44,15 +44,15 @@ export function openEmbeddedStore(emotionsFile: string, bounds: SessionBounds): 
     let known = stored;
     const journal: MoodJournal = {
       kept: stored === undefined ? undefined : parseEmotionsFile(`${path} (mood)`, stored),
-      commit(state: EmotionState, exchange: ChatExchange | undefined): void {
+      commit(state: EmotionState, exchanges: readonly ChatExchange[]): void {
         // Compact: the file's layout without its indentation, which would double the text each chat encodes.
         const text = JSON.stringify(toEmotionsFile(state));
-        const noteExchange = env.transactionSync(() => {
+        const noteExchanges = env.transactionSync(() => {
           moodDb.putSync(STATE_KEY, text);
-          return exchange === undefined ? undefined : conversations.stage(exchange);
+          return conversations.stage(exchanges);
         });
         known = text;
-        noteExchange?.();
+        noteExchanges();
       },
       committedElsewhere(): EmotionState | undefined {
         // The latest commit, not the snapshot this process read last.

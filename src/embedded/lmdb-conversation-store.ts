@@ -26,6 +26,9 @@ function timedTurns(record: StoredConversation): TimedTurn[] {
   return record.turns.map((turn) => ({ ...turn, at: turn.at ?? UNKNOWN_TIME }));
 }
 
+/** An exchange as it is staged; `remember` may leave out its times. */
+type StagedExchange = Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes } & ExchangeMarks;
+
 export interface LmdbConversationStoreOptions extends SessionBounds {
   /** Exchanges kept per session. */
   readonly maxExchanges?: number;
@@ -61,7 +64,7 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
   }
 
   async remember(sessionId: string, message: string, reply: string, times?: ExchangeTimes, marks?: ExchangeMarks): Promise<void> {
-    this.#db.transactionSync(() => this.stage({ session: sessionId, message, reply, times, ...marks }))();
+    this.#db.transactionSync(() => this.stage([{ session: sessionId, message, reply, times, ...marks }]))();
   }
 
   /** Forgets the conversation on disk first (a failed removal forgets nothing and says so), then in the index. */
@@ -71,13 +74,23 @@ export class LmdbConversationStore extends HeldConversations implements Conversa
   }
 
   /**
-   * Writes the session's conversation with one more exchange, inside the caller's write
-   * transaction; returns what to call once that transaction has committed (the index learns of it).
+   * Writes the conversations with these exchanges (in the order they were said), each session's
+   * once, inside the caller's write transaction; returns what to call once that transaction has
+   * committed (the index learns of them).
    */
-  stage({ session, ...exchange }: Omit<ChatExchange, 'times'> & { readonly times?: ExchangeTimes } & ExchangeMarks): () => void {
-    const turns = withExchange(this.sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes);
-    this.#db.putSync(session, { turns, touched: epochMs(this.#options.clock) });
-    return () => this.sessions.set(session, turns);
+  stage(exchanges: readonly StagedExchange[]): () => void {
+    const staged = new Map<string, readonly TimedTurn[]>();
+    for (const { session, ...exchange } of exchanges) {
+      staged.set(
+        session,
+        withExchange(staged.get(session) ?? this.sessions.get(session) ?? [], exchange, this.#maxTurns, this.#options.maxBytes),
+      );
+    }
+    const touched = epochMs(this.#options.clock);
+    for (const [session, turns] of staged) this.#db.putSync(session, { turns, touched });
+    return () => {
+      for (const [session, turns] of staged) this.sessions.set(session, turns);
+    };
   }
 
   /**

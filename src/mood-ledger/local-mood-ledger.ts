@@ -1,5 +1,5 @@
 import { foldMoodChange, type EmotionState } from '../emotions/state.js';
-import type { ChatExchange, MoodChange, MoodDelivery, MoodLedger } from './mood-ledger.js';
+import type { MoodChange, MoodDelivery, MoodLedger } from './mood-ledger.js';
 
 /** The ledger refuses changes once closed, as a shared one does when its connection is gone. */
 export class MoodLedgerClosedError extends Error {
@@ -29,17 +29,22 @@ export class LocalMoodLedger implements MoodLedger {
     this.#state = state;
   }
 
-  async append(change: MoodChange, exchange?: ChatExchange): Promise<void> {
+  async append(change: MoodChange): Promise<void> {
+    this.settle(change, foldMoodChange(this.tip(), change));
+  }
+
+  /** The state the next change folds from; refuses once closed, or before the start is known. */
+  protected tip(): EmotionState {
     if (this.#closed) throw new MoodLedgerClosedError();
     if (this.#state === undefined) throw new Error('the mood ledger does not know the state to start from yet');
-    const next = foldMoodChange(this.#state, change);
-    this.commit(next, change, exchange);
+    return this.#state;
+  }
+
+  /** The change takes effect: `next` is the state, and every subscriber hears of both. */
+  protected settle(change: MoodChange, next: EmotionState): void {
     this.#state = next;
     for (const apply of this.#subscribers) apply(change, next);
   }
-
-  /** Makes `next` last before it takes effect; throwing refuses the change. Nothing to do in-process. */
-  protected commit(_next: EmotionState, _change: MoodChange, _exchange: ChatExchange | undefined): void {}
 
   subscribe(apply: MoodDelivery): () => void {
     // A wrapper per subscription: the same function subscribed twice is two subscriptions.

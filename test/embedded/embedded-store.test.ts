@@ -74,9 +74,9 @@ t.test('a commit that fails changes nothing: the chat is refused, and the next o
   const committed: unknown[] = [];
   const journal: MoodJournal = {
     kept: undefined,
-    commit(state, exchange) {
+    commit(state, exchanges) {
       if (failing) throw new Error('MDB_MAP_FULL: Environment mapsize limit reached');
-      committed.push({ state, exchange });
+      committed.push({ state, exchanges });
     },
     committedElsewhere: () => undefined,
   };
@@ -85,16 +85,90 @@ t.test('a commit that fails changes nothing: the chat is refused, and the next o
   ledger.subscribe((change) => delivered.push(change));
   await t.rejects(ledger.append(chat(1)), /the state to start from/, 'nothing before the system says where it starts');
   ledger.startFrom(defaultState(START));
-  t.same(committed, [{ state: defaultState(START), exchange: undefined }], 'an empty store takes the start as its first state');
+  t.same(committed, [{ state: defaultState(START), exchanges: [] }], 'an empty store takes the start as its first state');
   failing = true;
   const times = { message: START, reply: chat(1).at };
   await t.rejects(ledger.append(chat(1), { session: 'ada', message: 'm', reply: 'r', times }), /MDB_MAP_FULL/);
   t.same(delivered, [], 'a change that was not committed never takes effect');
   failing = false;
   await ledger.append(chat(2));
-  t.same(committed.at(-1), { state: foldMoodChange(defaultState(START), chat(2)), exchange: undefined });
+  t.same(committed.at(-1), { state: foldMoodChange(defaultState(START), chat(2)), exchanges: [] });
   await ledger.close();
   await t.rejects(ledger.append(chat(3)), /closed/, 'nothing commits once closed (a failed system closes it)');
+});
+
+t.test('changes appended together are committed together: the last state once, every exchange in order, then delivered', async (t) => {
+  const commits: { state: unknown; sessions: string[] }[] = [];
+  let failing = false;
+  const journal: MoodJournal = {
+    kept: undefined,
+    commit(state, exchanges) {
+      if (failing) throw new Error('MDB_MAP_FULL: Environment mapsize limit reached');
+      commits.push({ state, sessions: exchanges.map(({ session, message }) => `${session}:${message}`) });
+    },
+    committedElsewhere: () => undefined,
+  };
+  const ledger = new DurableMoodLedger(journal);
+  ledger.startFrom(defaultState(START));
+  const delivered: { correlationId: string; joy: number }[] = [];
+  ledger.subscribe(
+    (change, state) => change.kind === 'chat' && delivered.push({ correlationId: change.correlationId, joy: state.emotions.joy }),
+  );
+  const exchange = (session: string, message: string) => ({ session, message, reply: 'r', times: { message: START, reply: START } });
+  const settled: string[] = [];
+  const appends = [
+    ledger.append(chat(1), exchange('ada', 'one')).then(() => settled.push('c1')),
+    ledger.append(chat(2), exchange('bob', 'two')).then(() => settled.push('c2')),
+    ledger.append(chat(3), exchange('ada', 'three')).then(() => settled.push('c3')),
+  ];
+  t.same(delivered, [], 'nothing takes effect before the commit');
+  await Promise.all(appends);
+  const states = [defaultState(START)];
+  for (const n of [1, 2, 3]) states.push(foldMoodChange(states.at(-1)!, chat(n)));
+  t.same(
+    commits.slice(1),
+    [{ state: states[3], sessions: ['ada:one', 'bob:two', 'ada:three'] }],
+    'one commit: the state after the last change, the exchanges in the order said',
+  );
+  t.same(
+    delivered,
+    [1, 2, 3].map((n) => ({ correlationId: `c${n}`, joy: states[n]!.emotions.joy })),
+    'each change delivered with the state right after it, in append order',
+  );
+  t.same(settled, ['c1', 'c2', 'c3'], 'and each append resolved once its change was committed');
+
+  failing = true;
+  const refused = [ledger.append(chat(4)), ledger.append(chat(5))];
+  for (const append of refused) await t.rejects(append, /MDB_MAP_FULL/, 'a failed commit refuses every change of its group');
+  t.equal(delivered.length, 3, 'none of them takes effect');
+  failing = false;
+  const pending = ledger.append(chat(6));
+  await ledger.close();
+  await pending;
+  t.same(
+    commits.at(-1)?.state,
+    foldMoodChange(states[3]!, chat(6)),
+    'what was appended before the close is committed, folded from the last committed state',
+  );
+});
+
+t.test('two exchanges of one visitor committed together are both on disk, in order', async (t) => {
+  const file = join(testDir(t), 'emotions.json');
+  const bounds = { maxSessions: 10, idleMs: 60_000, maxBytes: DEFAULT_MAX_SESSION_BYTES, clock: fixedClock(START) };
+  const first = openEmbeddedStore(file, bounds);
+  first.ledger.startFrom(defaultState(START));
+  const times = { message: START, reply: START };
+  await Promise.all([
+    first.ledger.append(chat(1), { session: 'ada', message: 'first', reply: 'one', times }),
+    first.ledger.append(chat(2), { session: 'ada', message: 'second', reply: 'two', times }),
+  ]);
+  const second = openEmbeddedStore(file, bounds);
+  t.teardown(() => Promise.all([first.close(), second.close()]));
+  t.same(
+    (await second.conversations.history('ada')).map(({ content }) => content),
+    ['first', 'one', 'second', 'two'],
+  );
+  t.same(second.ledger.held?.state, foldMoodChange(foldMoodChange(defaultState(START), chat(1)), chat(2)));
 });
 
 t.test('reopened, the sessions keep their order and their bounds; idle ones are removed from disk', async (t) => {
