@@ -1,5 +1,4 @@
-import type { EmotionState } from '../emotions/state.js';
-import { foldMoodChange } from '../emotions/state.js';
+import { foldMoodChange, type EmotionState } from '../emotions/state.js';
 import { LocalMoodLedger } from '../mood-ledger/local-mood-ledger.js';
 import type { ChatExchange, HeldState, MoodChange } from '../mood-ledger/mood-ledger.js';
 
