@@ -132,7 +132,7 @@ async function runFiles() {
   };
   await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
   if (failed.length > 0) console.log(`# failed: ${failed.join(' ')}`);
-  // A run of no file is no pass: the note is printed only then (a failed file counts as a failure).
+  // A run of no file is no pass. `close` prints the note only when no failure was counted, which here means no file ran.
   close(totals, failed.length === 0 && files.length > 0 ? 0 : 1, 'no test file found: run `npm run pretest` first');
 }
 

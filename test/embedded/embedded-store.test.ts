@@ -143,13 +143,14 @@ t.test('changes appended together are committed together: the last state once, e
   t.equal(delivered.length, 3, 'none of them takes effect');
   failing = false;
   const pending = ledger.append(chat(6));
+  // Before the turn's end: left to its scheduled commit, the change would reach a database already closed.
   await ledger.close();
-  await pending;
   t.same(
     commits.at(-1)?.state,
     foldMoodChange(states[3]!, chat(6)),
-    'what was appended before the close is committed, folded from the last committed state',
+    'what was appended before the close is committed by the close, folded from the last committed state',
   );
+  await pending;
 });
 
 t.test('two exchanges of one visitor committed together are both on disk, in order', async (t) => {
