@@ -41,10 +41,9 @@ export interface PacedWrites {
 export function pacedWrites(write: (text: string) => void, windowMs = TURN_WRITE_WINDOW_MS, timers = PROCESS_TIMERS): PacedWrites {
   let queued = '';
   let lastWrite = Number.NEGATIVE_INFINITY;
-  let scheduled = false;
+  // Set while a write is scheduled: the window's timer, or the end of this tick.
   let cancel: (() => void) | undefined;
   const flush = (): void => {
-    scheduled = false;
     cancel?.();
     cancel = undefined;
     if (queued === '') return;
@@ -56,8 +55,7 @@ export function pacedWrites(write: (text: string) => void, windowMs = TURN_WRITE
   return {
     add(text) {
       queued += text;
-      if (scheduled) return;
-      scheduled = true;
+      if (cancel !== undefined) return;
       const wait = lastWrite + windowMs - timers.now();
       if (wait > 0) {
         cancel = timers.later(flush, wait);

@@ -91,12 +91,13 @@ function openTurn(desk: ChatDesk, request: FastifyRequest, reply: FastifyReply, 
   // Node holds written headers until the first body write: the client would wait for the first piece.
   socket.flushHeaders();
   feed.tell(session, { event: 'turn', data: { id: turn, message, ...(redo ? { redo } : {}) } });
-  // Only the socket's writes are paced: the turn log and the other tabs get each frame at once.
+  // Only the socket's writes are paced: the turn log and the other tabs get each frame at once. A
+  // visitor gone while frames waited gets none of them.
   const writes = pacedWrites((text) => sse.isConnected && !socket.writableEnded && socket.write(text));
   return {
     send(event: TurnEvent, data: string): void {
       const frame = log.write(event, data);
-      if (sse.isConnected && !socket.writableEnded) writes.add(sseFrame(frame.data, frame.event, frame.id));
+      writes.add(sseFrame(frame.data, frame.event, frame.id));
       // The done or error frame ends the turn: it and what waits go out now.
       if (event !== 'token') writes.flush();
       feed.tellFrame(session, turn, frame);

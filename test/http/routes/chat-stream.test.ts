@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { eventually } from '../../../testkit/eventually.js';
 import t from 'tap';
 import type { BusEvent } from '../../../src/bus/events.js';
@@ -8,7 +9,7 @@ import type { BusEvent } from '../../../src/bus/events.js';
 const chatChanges = (events: BusEvent[]) => ofType(events, 'mood.changed').filter(({ change }) => change.kind === 'chat');
 import { SseReader } from '../../support/sse-client.js';
 import { START, harness } from '../../support/harness.js';
-import { completion, completionStream, modelList } from '../../../testkit/provider-wire.js';
+import { COMPLETION_END, completion, completionFrame, completionStream, modelList } from '../../../testkit/provider-wire.js';
 import { ofType } from '../../support/bus-events.js';
 import { streamedChat } from '../../support/streaming.js';
 import { mockProviderHttp, mockedProvider } from '../../../testkit/provider-nock.js';
@@ -48,6 +49,34 @@ t.test('a streamed chat: a token frame per piece, then done with the JSON body o
     { role: 'user', content: 'I love this sunny day', at: START },
     { role: 'assistant', content: 'Glad to **hear** it!', at: START },
   ]);
+});
+
+t.test('pieces that come close together, each in its own tick, all reach the visitor before done', async (t) => {
+  const { visitor } = await harness(t, { system: 'real', served: true });
+  const pieces = ['One ', 'two ', 'three ', 'four ', 'five.'];
+  // Each piece a tick after the last: all but the first wait for the socket's window (src/http/paced-writes.ts),
+  // and the done frame, which comes within it, must take them out first.
+  async function* apart() {
+    for (const piece of pieces) {
+      yield completionFrame(piece);
+      await new Promise(setImmediate);
+    }
+    yield COMPLETION_END;
+  }
+  mockedProvider()
+    .completions()
+    .reply(200, () => Readable.from(apart()), { 'content-type': 'text/event-stream' });
+  const response = await streamedChat(visitor, 'tell me a count');
+  const reader = new SseReader(response.body!);
+  await reader.done;
+  t.same(
+    reader.frames.map(({ event }) => event),
+    [...pieces.map(() => 'token'), 'done'],
+  );
+  t.same(
+    reader.data('token').map(({ text }: { text: string }) => text),
+    pieces,
+  );
 });
 
 t.test('a JSON chat publishes no token events and answers as before', async (t) => {
