@@ -7,7 +7,15 @@ export async function getJson(url, init) {
   return { response, body };
 }
 
-/** Leaves for the error page (the key-missing state, or a start that failed). */
+let leaving = false;
+
+/**
+ * Leaves for the error page (the key-missing state, or a start that failed), once: the start's
+ * check and the first avatar poll both see a missing key, and a second navigation would abort the
+ * first one.
+ */
 export function goToErrorPage(path) {
+  if (leaving) return;
+  leaving = true;
   window.location.assign(path || '/error');
 }
